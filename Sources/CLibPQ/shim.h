@@ -1,0 +1,4 @@
+#ifndef SCOREFEED_CLIBPQ_SHIM_H
+#define SCOREFEED_CLIBPQ_SHIM_H
+#include <libpq-fe.h>
+#endif

@@ -1,0 +1,211 @@
+import ChildProcess
+import Foundation
+import Logging
+import PostgresClient
+
+/// Errors of the embedded cluster, each with the step that failed and what to do about it.
+public struct LocalClusterError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// A private PostgreSQL cluster under a folder of the project (`.scorefeed/` by default).
+///
+/// The data lives in `<home>/pg`, the server listens only on a unix socket inside `<home>` (no TCP
+/// unless asked), and when this process runs as root the server runs as the `postgres` user, since
+/// PostgreSQL refuses to run as root.
+public struct LocalCluster: Sendable {
+    /// The folder holding the cluster, its socket and its log.
+    public let home: URL
+    /// The database the service uses inside the cluster.
+    public let database = "scorefeed"
+    /// The port named in the socket file (and used for TCP when asked).
+    public static let defaultPort = 5432
+
+    /// Creates a handle on the cluster in `home` (nothing is started).
+    public init(home: URL) {
+        self.home = home.standardizedFileURL
+    }
+
+    /// The cluster named by `SCOREFEED_HOME`, or `.scorefeed` in the current directory.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> LocalCluster
+    {
+        if let home = environment["SCOREFEED_HOME"], !home.isEmpty {
+            return LocalCluster(home: URL(fileURLWithPath: home))
+        }
+        let cwd = FileManager.default.currentDirectoryPath
+        return LocalCluster(home: URL(fileURLWithPath: cwd).appendingPathComponent(".scorefeed"))
+    }
+
+    var dataDirectory: URL { home.appendingPathComponent("pg") }
+    var logFile: URL { home.appendingPathComponent("postgres.log") }
+    private var runsAsRoot: Bool { geteuid() == 0 }
+
+    /// What the cluster is doing right now.
+    public enum Status: Sendable, Equatable {
+        case notInitialized
+        case stopped
+        case running(pid: Int, port: Int)
+    }
+
+    /// Reads the cluster's state from its data folder and `pg_ctl status`.
+    public func status() async throws -> Status {
+        guard FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("PG_VERSION").path) else {
+            return .notInitialized
+        }
+        let binaries = try PostgresBinaries.locate()
+        let result = try await run(binaries.pgCtl, ["status", "-D", dataDirectory.path], asPostgres: runsAsRoot)
+        guard result.status == 0, let pid = postmasterLine(0).flatMap({ Int($0) }) else { return .stopped }
+        return .running(pid: pid, port: postmasterLine(3).flatMap { Int($0) } ?? Self.defaultPort)
+    }
+
+    /// The connection URL of the service database (the port of the running server, or the default).
+    public func url() -> String {
+        let port = postmasterLine(3).flatMap { Int($0) } ?? Self.defaultPort
+        return "postgresql://postgres@/\(database)?host=\(Self.escape(home.path))&port=\(port)"
+    }
+
+    /// Starts the cluster if it is not running, creating it first if needed, and makes sure the
+    /// service database exists. Returns `true` when it had to start the server.
+    ///
+    /// - Parameter tcpPort: also listen on 127.0.0.1 at this port (no TCP when `nil`).
+    @discardableResult
+    public func start(tcpPort: Int? = nil, logger: Logger) async throws -> Bool {
+        if case .running = try await status() {
+            try await createDatabaseIfNeeded()
+            return false
+        }
+        try await prepareHome()
+        let binaries = try PostgresBinaries.locate()
+        if try await status() == .notInitialized {
+            try await initialize(binaries, logger: logger)
+        }
+        var options = "-c listen_addresses='' -p \(Self.defaultPort)"
+        if let tcpPort { options = "-c listen_addresses=127.0.0.1 -p \(tcpPort)" }
+        logger.info("starting embedded PostgreSQL", metadata: ["db.home": "\(home.path)"])
+        let result = try await run(
+            binaries.pgCtl,
+            ["start", "-w", "-t", "60", "-D", dataDirectory.path, "-l", logFile.path, "-o", options],
+            asPostgres: runsAsRoot)
+        guard result.status == 0 else {
+            throw LocalClusterError(
+                message: "could not start PostgreSQL in \(dataDirectory.path): \(result.stdout.trimmed)\n"
+                    + "server log \(logFile.path):\n\(tail(of: logFile))")
+        }
+        try await createDatabaseIfNeeded()
+        return true
+    }
+
+    /// Stops the server (fast shutdown). Returns `false` when it was not running.
+    @discardableResult
+    public func stop() async throws -> Bool {
+        guard case .running = try await status() else { return false }
+        let binaries = try PostgresBinaries.locate()
+        let result = try await run(
+            binaries.pgCtl, ["stop", "-w", "-m", "fast", "-D", dataDirectory.path], asPostgres: runsAsRoot)
+        guard result.status == 0 else {
+            throw LocalClusterError(message: "could not stop PostgreSQL: \(result.stdout.trimmed)")
+        }
+        return true
+    }
+
+    private func prepareHome() async throws {
+        // The socket lives in `home`: keep its path inside the 107-byte unix socket limit.
+        let socketPath = home.appendingPathComponent(".s.PGSQL.65535").path
+        guard socketPath.utf8.count < 100 else {
+            throw LocalClusterError(
+                message: "the folder \(home.path) is too deep for a unix socket path; "
+                    + "set SCOREFEED_HOME to a shorter folder")
+        }
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        guard runsAsRoot else {
+            chmod(home.path, 0o700)
+            return
+        }
+        // As root the server runs as `postgres`, which must own the folder and reach it.
+        let chown = try await run("/bin/chown", ["-R", "postgres:postgres", home.path], asPostgres: false)
+        guard chown.status == 0 else {
+            throw LocalClusterError(
+                message: "could not give \(home.path) to the postgres user: \(chown.stdout.trimmed)")
+        }
+        chmod(home.path, 0o700)
+        let reach = try await run("/usr/bin/test", ["-w", home.path], asPostgres: true)
+        guard reach.status == 0 else {
+            throw LocalClusterError(
+                message: "the postgres user cannot reach \(home.path): make its parent folders traversable "
+                    + "(chmod o+x) or set SCOREFEED_HOME to a folder it can reach, such as /tmp/scorefeed")
+        }
+    }
+
+    private func initialize(_ binaries: PostgresBinaries, logger: Logger) async throws {
+        logger.info("creating embedded PostgreSQL cluster", metadata: ["db.data": "\(dataDirectory.path)"])
+        let result = try await run(
+            binaries.initdb,
+            [
+                "-D", dataDirectory.path, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale",
+                "--no-instructions",
+            ],
+            asPostgres: runsAsRoot)
+        guard result.status == 0 else {
+            throw LocalClusterError(message: "initdb failed in \(dataDirectory.path): \(result.stdout.trimmed)")
+        }
+        let quoted = home.path.replacingOccurrences(of: "'", with: "''")
+        let settings =
+            "\n# scorefeed: private cluster, unix socket only unless started with TCP\n"
+            + "unix_socket_directories = '\(quoted)'\nlisten_addresses = ''\n"
+        let conf = dataDirectory.appendingPathComponent("postgresql.conf")
+        let handle = try FileHandle(forWritingTo: conf)
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(settings.utf8))
+    }
+
+    private func createDatabaseIfNeeded() async throws {
+        let adminURL = url().replacingOccurrences(of: "@/\(database)?", with: "@/postgres?")
+        let connection = try await PostgresConnection.connect(adminURL)
+        let exists = try await connection.query("SELECT 1 FROM pg_database WHERE datname = $1", [database])
+        if exists.count == 0 {
+            do {
+                try await connection.execute(script: "CREATE DATABASE \(database)")
+            } catch let error as PostgresError where error.sqlState == "42P04" {
+                // Created concurrently by another command: fine.
+            }
+        }
+        await connection.close()  // on an error path, deinit closes it
+    }
+
+    /// Line `index` (0-based) of `postmaster.pid`: 0 = pid, 3 = port.
+    private func postmasterLine(_ index: Int) -> String? {
+        let file = dataDirectory.appendingPathComponent("postmaster.pid")
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard index < lines.count else { return nil }
+        return lines[index].trimmingCharacters(in: .whitespaces)
+    }
+
+    private func tail(of file: URL) -> String {
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return "(no log)" }
+        return text.split(separator: "\n").suffix(15).joined(separator: "\n")
+    }
+
+    /// Runs a program, as the `postgres` user when `asPostgres` is set, with stdout and stderr merged.
+    private func run(_ executable: String, _ arguments: [String], asPostgres: Bool) async throws -> ChildProcess.Output
+    {
+        let argv =
+            asPostgres
+            ? ["/usr/sbin/runuser", "-u", "postgres", "--", executable] + arguments
+            : [executable] + arguments
+        return try await ChildProcess.run(argv, mergeOutput: true)
+    }
+
+    static func escape(_ path: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "/-._~")
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    }
+}
+
+extension String {
+    var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// One message of the canonical feed: who sent it (`id`), which game, when, and what happened.
+public struct FeedMessage: Sendable, Equatable {
+    /// The provider's unique message id; the idempotency key of the event log.
+    public var id: String
+    /// The game this message is about, 1–64 characters of `[A-Za-z0-9._-]`.
+    public var gameId: String
+    /// When the provider says it happened.
+    public var at: Date
+    /// What happened.
+    public var event: ScoreEvent
+
+    /// Creates a message.
+    public init(id: String, gameId: String, at: Date, event: ScoreEvent) {
+        self.id = id
+        self.gameId = gameId
+        self.at = at
+        self.event = event
+    }
+
+    /// The message as a JSON object in the canonical feed format, with defaults written out.
+    public var jsonValue: JSONValue {
+        var members: [String: JSONValue] = [
+            "id": .string(id),
+            "gameId": .string(gameId),
+            "at": .string(rfc3339(at)),
+            "type": .string(event.type),
+        ]
+        switch event {
+        case .gameScheduled(let home, let away, let startsAt):
+            members["home"] = home.jsonValue
+            members["away"] = away.jsonValue
+            members["startsAt"] = .string(rfc3339(startsAt))
+        case .gameStarted:
+            break
+        case .inningChanged(let inning, let half):
+            members["inning"] = .int(inning)
+            members["half"] = .string(half.rawValue)
+        case .runScored(let team, let runs):
+            members["team"] = .string(team.rawValue)
+            members["runs"] = .int(runs)
+        case .outRecorded(let outs):
+            members["outs"] = .int(outs)
+        case .scoreCorrected(let homeScore, let awayScore):
+            members["homeScore"] = .int(homeScore)
+            members["awayScore"] = .int(awayScore)
+        case .statusChanged(let status), .gameEnded(let status):
+            members["status"] = .string(status.rawValue)
+        }
+        return .object(members)
+    }
+
+    /// Deterministic one-line JSON of the message (keys sorted, no spaces, `/` not escaped,
+    /// defaults such as `"runs":1` written out). ``FeedParser`` reads it
+    /// back to an equal message (timestamps are kept to the millisecond).
+    public func canonicalJSON() -> String {
+        jsonValue.serialized()
+    }
+}
+
+extension Team {
+    /// `{"code":…,"logo":…,"name":…}`.
+    public var jsonValue: JSONValue {
+        .object(["code": .string(code), "name": .string(name), "logo": .string(logo)])
+    }
+}

@@ -1,0 +1,327 @@
+/// Why a text is not JSON: a message and the 1-based byte column where the problem was found.
+struct JSONSyntaxError: Error, Equatable {
+    var message: String
+    var column: Int
+
+    var description: String { "\(message) at column \(column)" }
+}
+
+/// A strict RFC 8259 parser over UTF-8 bytes producing ``JSONValue``.
+///
+/// Strictness beyond the RFC: duplicate object keys are rejected (they make the meaning of a
+/// message ambiguous), nesting is limited to ``maxDepth`` levels, strings must be valid UTF-8 and
+/// must not contain lone surrogate escapes.
+struct JSONParser {
+    static let maxDepth = 32
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// Parses exactly one JSON value, surrounded by optional whitespace.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
+        parser.skipWhitespace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        if parser.position < bytes.count {
+            throw parser.error("unexpected \(parser.describeCurrent()) after the JSON value")
+        }
+        return value
+    }
+
+    // MARK: - Values
+
+    private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        guard let byte = peek() else { throw error("unexpected end of input") }
+        switch byte {
+        case UInt8(ascii: "{"):
+            return try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["):
+            return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""):
+            return .string(try parseString())
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return try parseNumber()
+        default:
+            throw error("unexpected \(describeCurrent())")
+        }
+    }
+
+    private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        if depth > JSONParser.maxDepth { throw error("nesting deeper than \(JSONParser.maxDepth) levels") }
+        position += 1  // {
+        var members: [String: JSONValue] = [:]
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") {
+            position += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard peek() == UInt8(ascii: "\"") else {
+                throw error("expected a string key but found \(describeCurrent())")
+            }
+            let keyColumn = position + 1
+            let key = try parseString()
+            skipWhitespace()
+            guard peek() == UInt8(ascii: ":") else { throw error("expected ':' but found \(describeCurrent())") }
+            position += 1
+            skipWhitespace()
+            let value = try parseValue(depth: depth)
+            if members.updateValue(value, forKey: key) != nil {
+                throw JSONSyntaxError(message: "duplicate key \"\(key)\"", column: keyColumn)
+            }
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","):
+                position += 1
+            case UInt8(ascii: "}"):
+                position += 1
+                return .object(members)
+            default:
+                throw error("expected ',' or '}' but found \(describeCurrent())")
+            }
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        if depth > JSONParser.maxDepth { throw error("nesting deeper than \(JSONParser.maxDepth) levels") }
+        position += 1  // [
+        var values: [JSONValue] = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") {
+            position += 1
+            return .array(values)
+        }
+        while true {
+            skipWhitespace()
+            values.append(try parseValue(depth: depth))
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","):
+                position += 1
+            case UInt8(ascii: "]"):
+                position += 1
+                return .array(values)
+            default:
+                throw error("expected ',' or ']' but found \(describeCurrent())")
+            }
+        }
+    }
+
+    // MARK: - Numbers
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
+        let start = position
+        var isInteger = true
+        if peek() == UInt8(ascii: "-") { position += 1 }
+        guard let first = peek(), isDigit(first) else { throw error("expected a digit but found \(describeCurrent())") }
+        if first == UInt8(ascii: "0") {
+            position += 1
+            if let next = peek(), isDigit(next) { throw error("leading zeros are not allowed in numbers") }
+        } else {
+            skipDigits()
+        }
+        if peek() == UInt8(ascii: ".") {
+            isInteger = false
+            position += 1
+            guard let next = peek(), isDigit(next) else { throw error("expected a digit after '.'") }
+            skipDigits()
+        }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            isInteger = false
+            position += 1
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { position += 1 }
+            guard let next = peek(), isDigit(next) else { throw error("expected a digit in the exponent") }
+            skipDigits()
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        if isInteger, let value = Int(text) {
+            return .int(value)
+        }
+        guard let value = Double(text), value.isFinite else {
+            throw JSONSyntaxError(message: "number \(text) is out of range", column: start + 1)
+        }
+        return .double(value)
+    }
+
+    private mutating func skipDigits() {
+        while let byte = peek(), isDigit(byte) { position += 1 }
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    // MARK: - Strings
+
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
+        let openColumn = position + 1
+        position += 1  // opening quote
+        var utf8: [UInt8] = []
+        var runStart = position
+        while true {
+            guard let byte = peek() else {
+                throw JSONSyntaxError(message: "unterminated string", column: openColumn)
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                let text: String?
+                if utf8.isEmpty {  // no escapes: decode straight from the input
+                    text = JSONParser.validatedString(UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+                } else {
+                    utf8.append(contentsOf: bytes[runStart..<position])
+                    text = JSONParser.validatedString(utf8)
+                }
+                position += 1
+                guard let text else {
+                    throw JSONSyntaxError(message: "string is not valid UTF-8", column: openColumn)
+                }
+                return text
+            case UInt8(ascii: "\\"):
+                utf8.append(contentsOf: bytes[runStart..<position])
+                try parseEscape(into: &utf8)
+                runStart = position
+            case 0..<0x20:
+                throw error("control character U+\(hex4(UInt32(byte))) must be escaped in a string")
+            default:
+                position += 1
+            }
+        }
+    }
+
+    private mutating func parseEscape(into utf8: inout [UInt8]) throws(JSONSyntaxError) {
+        position += 1  // backslash
+        guard let byte = peek() else { throw error("unterminated escape sequence") }
+        position += 1
+        switch byte {
+        case UInt8(ascii: "\""): utf8.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): utf8.append(UInt8(ascii: "\\"))
+        case UInt8(ascii: "/"): utf8.append(UInt8(ascii: "/"))
+        case UInt8(ascii: "b"): utf8.append(0x08)
+        case UInt8(ascii: "f"): utf8.append(0x0C)
+        case UInt8(ascii: "n"): utf8.append(0x0A)
+        case UInt8(ascii: "r"): utf8.append(0x0D)
+        case UInt8(ascii: "t"): utf8.append(0x09)
+        case UInt8(ascii: "u"):
+            let scalar = try parseUnicodeEscape()
+            UTF8.encode(scalar) { utf8.append($0) }
+        default:
+            position -= 1
+            throw error("invalid escape sequence \\\(describeCurrent())")
+        }
+    }
+
+    /// Parses the `XXXX` after `\u`, combining a surrogate pair written as two escapes.
+    private mutating func parseUnicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
+        let escapeColumn = position - 1
+        let high = try parseHex4()
+        if (0xD800...0xDBFF).contains(high) {
+            guard peek() == UInt8(ascii: "\\"), peek(offset: 1) == UInt8(ascii: "u") else {
+                throw JSONSyntaxError(message: "lone surrogate \\u\(hex4(high))", column: escapeColumn)
+            }
+            position += 2
+            let low = try parseHex4()
+            guard (0xDC00...0xDFFF).contains(low) else {
+                throw JSONSyntaxError(message: "lone surrogate \\u\(hex4(high))", column: escapeColumn)
+            }
+            return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
+        }
+        guard let scalar = Unicode.Scalar(high) else {
+            throw JSONSyntaxError(message: "lone surrogate \\u\(hex4(high))", column: escapeColumn)
+        }
+        return scalar
+    }
+
+    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let byte = peek(), let digit = hexDigitValue(byte) else {
+                throw error("expected 4 hex digits after \\u")
+            }
+            value = value << 4 | digit
+            position += 1
+        }
+        return value
+    }
+
+    private func hexDigitValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    private func hex4(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// `bytes` as a `String`, or `nil` if they are not valid UTF-8 (never repaired with U+FFFD).
+    /// Written out rather than `String(validating:as:)`, which needs macOS 15 at run time.
+    static func validatedString(_ bytes: some Collection<UInt8>) -> String? {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid: continue
+            case .emptyInput: return String(decoding: bytes, as: UTF8.self)
+            case .error: return nil
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+        let start = position
+        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        for byte in expected {
+            guard peek() == byte else {
+                throw JSONSyntaxError(message: "invalid literal, expected \(literal)", column: start + 1)
+            }
+            position += 1
+        }
+    }
+
+    private mutating func skipWhitespace() {
+        while let byte = peek(),
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
+                || byte == UInt8(ascii: "\r")
+        {
+            position += 1
+        }
+    }
+
+    private func peek(offset: Int = 0) -> UInt8? {
+        let index = position + offset
+        return index < bytes.count ? bytes[index] : nil
+    }
+
+    private func error(_ message: String) -> JSONSyntaxError {
+        JSONSyntaxError(message: message, column: position + 1)
+    }
+
+    /// A short description of the byte at the current position, for error messages.
+    private func describeCurrent() -> String {
+        guard let byte = peek() else { return "end of input" }
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+}

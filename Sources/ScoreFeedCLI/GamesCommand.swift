@@ -1,0 +1,148 @@
+import ArgumentParser
+import Foundation
+import LiveActivity
+import ScoreDomain
+import ScoreStore
+
+/// `scorefeed games [--json]`: every game's projected state.
+struct GamesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "games", abstract: "List every game's score.")
+
+    @Flag(help: "Print a JSON array.")
+    var json = false
+
+    @Option(help: "Only games with this status (\(GameStatus.allCases.map(\.rawValue).joined(separator: ", "))).")
+    var status: String?
+
+    func run() async throws {
+        let filter = try status.map { name in
+            guard let parsed = GameStatus(rawValue: name) else { throw ValidationError("unknown status \"\(name)\"") }
+            return parsed
+        }
+        let connection = try await Runtime.openDatabase()
+        let states = try await connection.withSession { try ScoreProjection.all(status: filter, in: $0) }
+        await connection.close()
+        if json {
+            Output.line("[" + states.map { $0.canonicalJSON() }.joined(separator: ",") + "]")
+            return
+        }
+        guard !states.isEmpty else {
+            Output.line("no games yet: `scorefeed replay fixtures/plain-nine.jsonl` adds one")
+            return
+        }
+        let rows = states.map { s in
+            [
+                s.gameId, "\(s.away.code) \(s.awayScore) – \(s.homeScore) \(s.home.code)", s.inning, "\(s.outs)",
+                s.status.rawValue, rfc3339(s.updatedAt),
+            ]
+        }
+        Output.write(
+            Table.render(header: ["GAME", "SCORE (AWAY – HOME)", "INNING", "OUTS", "STATUS", "UPDATED"], rows: rows))
+    }
+}
+
+/// `scorefeed game ID [--json]`: one game's projected state.
+struct GameCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "game", abstract: "Show one game's score.")
+
+    @Argument(help: "The game id.")
+    var id: String
+
+    @Flag(help: "Print a JSON object.")
+    var json = false
+
+    func run() async throws {
+        let connection = try await Runtime.openDatabase()
+        let gameId = id
+        let state = try await connection.withSession { try ScoreProjection.load(gameId, in: $0) }
+        await connection.close()
+        guard let state else { throw CLIError("no game \"\(id)\"") }
+        if json {
+            Output.line(state.canonicalJSON())
+            return
+        }
+        Output.write(
+            """
+            \(state.gameId): \(state.away.name) (\(state.away.code)) at \(state.home.name) (\(state.home.code))
+              score    \(state.away.code) \(state.awayScore) – \(state.homeScore) \(state.home.code)
+              inning   \(state.inning), \(state.outs) out\(state.outs == 1 ? "" : "s")
+              status   \(state.status.rawValue)
+              starts   \(rfc3339(state.startsAt))
+              version  \(state.version), updated \(rfc3339(state.updatedAt))
+
+            """)
+    }
+}
+
+/// `scorefeed pushes ID [--json]`: the Live Activity commands planned for one game.
+struct PushesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pushes", abstract: "List the Live Activity commands planned for a game.")
+
+    @Argument(help: "The game id.")
+    var id: String
+
+    @Flag(help: "Print the commands as JSON lines, as `replay` does.")
+    var json = false
+
+    func run() async throws {
+        let connection = try await Runtime.openDatabase()
+        let gameId = id
+        let (state, commands) = try await connection.withSession { session in
+            (try ScoreProjection.load(gameId, in: session), try PushCommands.forGame(gameId, in: session))
+        }
+        await connection.close()
+        guard state != nil else { throw CLIError("no game \"\(id)\"") }
+        if json {
+            for command in commands { Output.line(command.jsonLine()) }
+            return
+        }
+        let rows = commands.map { c in
+            [
+                String(c.version), rfc3339(Date(timeIntervalSince1970: TimeInterval(c.timestamp))), c.event.rawValue,
+                String(c.priority), PayloadSummary(c.payload).text,
+            ]
+        }
+        Output.write(Table.render(header: ["VER", "TIMESTAMP", "EVENT", "PRIO", "CONTENT"], rows: rows))
+    }
+}
+
+/// A one-line reading of an APNs payload for people: score, inning, status and alert title.
+struct PayloadSummary {
+    let text: String
+
+    init(_ payload: String) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any],
+            let aps = object["aps"] as? [String: Any],
+            let content = (aps["content-state"] as? [String: Any])?["status"] as? [String: Any]
+        else {
+            text = payload
+            return
+        }
+        var parts = [
+            "\(content["awayScore"] ?? "?")–\(content["homeScore"] ?? "?")", "\(content["inning"] ?? "")",
+            "\(content["status"] ?? "")",
+        ]
+        if let alert = aps["alert"] as? [String: Any], let title = alert["title"] { parts.append("alert: \(title)") }
+        text = parts.joined(separator: "  ")
+    }
+}
+
+/// A plain error for the operator, printed by ArgumentParser as `Error: …` with exit code 1.
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Left-aligned text columns.
+enum Table {
+    static func render(header: [String], rows: [[String]]) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import LocalPostgres
+import Logging
+import PostgresClient
+import ScoreStore
+
+/// What every command shares: the environment, the logger, and how to reach the database.
+enum Runtime {
+    static var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    static let logger = Logger(label: "scorefeed")
+
+    /// The database URL: `SCOREFEED_DATABASE_URL` when set, else the embedded cluster, started on demand.
+    static func databaseURL() async throws -> String {
+        if let url = environment["SCOREFEED_DATABASE_URL"], !url.isEmpty { return url }
+        let cluster = LocalCluster.fromEnvironment()
+        if try await cluster.start(logger: logger) {
+            logger.info("embedded PostgreSQL started", metadata: ["db.home": "\(cluster.home.path)"])
+        }
+        return cluster.url()
+    }
+
+    /// Connects to the database and applies pending migrations.
+    static func openDatabase() async throws -> PostgresConnection {
+        let connection = try await PostgresConnection.connect(try await databaseURL())
+        try await Migrator().migrate(connection, logger: logger)
+        return connection
+    }
+}
+
+/// Writes text to standard output without buffering surprises.
+enum Output {
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    static func line(_ text: String) { write(text + "\n") }
+
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Logging
+
+/// `scorefeed`: the root command. The executable's `main` only calls ``main()``.
+public struct ScoreFeedCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "scorefeed",
+        abstract: "Live sports scores to iPhone Live Activities, event-sourced on PostgreSQL.",
+        discussion: """
+            Every command that needs the database uses SCOREFEED_DATABASE_URL when it is set, and
+            otherwise starts the embedded cluster in .scorefeed/ (or SCOREFEED_HOME) on demand.
+            Every such command applies the schema migrations first.
+            """,
+        subcommands: [
+            DatabaseCommand.self, MigrateCommand.self, ReplayCommand.self, GamesCommand.self,
+            GameCommand.self, PushesCommand.self,
+        ]
+    )
+
+    public init() {}
+
+    /// Parses the process arguments, runs the chosen command and exits with its status.
+    public static func runMain() async {
+        bootstrapLogging()
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// Sets up logging on stderr (level from `SCOREFEED_LOG_LEVEL`, default `info`).
+    static func bootstrapLogging() {
+        let level = Runtime.environment["SCOREFEED_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Logging
+import PostgresClient
+
+/// Applies `schema/NNNN_name.sql` files in order, each once, recorded in `schema_migrations`.
+public struct Migrator: Sendable {
+    /// One migration file.
+    public struct Migration: Sendable, Equatable {
+        public var version: Int
+        public var name: String
+        public var sql: String
+        var checksum: String { fnv1a64(sql) }
+    }
+
+    public let migrations: [Migration]
+
+    /// Reads the migrations in `directory` (default: `SCOREFEED_SCHEMA_DIR`, else the checkout's `schema/`).
+    ///
+    /// - Throws: ``StoreError`` when the folder is missing or a file name is not `NNNN_name.sql`.
+    public init(directory: URL? = nil) throws {
+        let folder = directory ?? Self.defaultDirectory()
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+            throw StoreError.migrations("no schema folder at \(folder.path); set SCOREFEED_SCHEMA_DIR")
+        }
+        var found: [Migration] = []
+        for name in names.sorted() where name.hasSuffix(".sql") {
+            let parts = name.dropLast(4).split(separator: "_", maxSplits: 1)
+            guard parts.count == 2, parts[0].count == 4, let version = Int(parts[0]), !parts[1].isEmpty else {
+                throw StoreError.migrations("schema file \(name) is not named NNNN_name.sql")
+            }
+            guard !found.contains(where: { $0.version == version }) else {
+                throw StoreError.migrations("two schema files have version \(parts[0])")
+            }
+            let sql = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            found.append(Migration(version: version, name: String(parts[1]), sql: sql))
+        }
+        guard !found.isEmpty else { throw StoreError.migrations("no NNNN_name.sql files in \(folder.path)") }
+        migrations = found
+    }
+
+    static func defaultDirectory() -> URL {
+        if let dir = ProcessInfo.processInfo.environment["SCOREFEED_SCHEMA_DIR"], !dir.isEmpty {
+            return URL(fileURLWithPath: dir)
+        }
+        // <checkout>/Sources/ScoreStore/Migrator.swift -> <checkout>/schema
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("schema")
+    }
+
+    /// Applies every migration not yet recorded. Returns the ones it applied.
+    ///
+    /// Concurrent migrators wait for each other on an advisory lock; a recorded migration whose
+    /// file has changed since, or one this build does not know, is an error.
+    @discardableResult
+    public func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> [Migration] {
+        let migrations = self.migrations
+        let applied = try await connection.withSession { session in
+            try session.transaction { tx in
+                try tx.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.migrations))")
+                try tx.execute(
+                    script: """
+                        CREATE TABLE IF NOT EXISTS schema_migrations (
+                            version    integer     PRIMARY KEY,
+                            name       text        NOT NULL,
+                            checksum   text        NOT NULL,
+                            applied_at timestamptz NOT NULL DEFAULT now()
+                        )
+                        """)
+                let rows = try tx.query("SELECT version, name, checksum FROM schema_migrations ORDER BY version")
+                var recorded: [Int: String] = [:]
+                for row in rows.rows { recorded[try row.int("version")] = try row.string("checksum") }
+                for (version, checksum) in recorded {
+                    guard let known = migrations.first(where: { $0.version == version }) else {
+                        throw StoreError.migrations(
+                            "the database has migration \(version), which this build does not know")
+                    }
+                    guard known.checksum == checksum else {
+                        throw StoreError.migrations(
+                            "schema file \(String(format: "%04d", version))_\(known.name).sql changed after it was applied; "
+                                + "add a new migration instead")
+                    }
+                }
+                var done: [Migration] = []
+                for migration in migrations where recorded[migration.version] == nil {
+                    try tx.execute(script: migration.sql)
+                    try tx.query(
+                        "INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)",
+                        [migration.version, migration.name, migration.checksum])
+                    done.append(migration)
+                }
+                return done
+            }
+        }
+        for migration in applied {
+            logger.info("applied migration", metadata: ["migration": "\(migration.version)_\(migration.name)"])
+        }
+        return applied
+    }
+}
+
+/// 64-bit FNV-1a of the UTF-8 bytes, as 16 hex digits: detects edited migration files.
+func fnv1a64(_ text: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+        hash ^= UInt64(byte)
+        hash = hash &* 0x0000_0100_0000_01b3
+    }
+    let hex = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
+}
+
+/// Advisory lock keys used by the store, in one place.
+enum AdvisoryLock {
+    /// Held while migrating.
+    static let migrations: Int64 = 0x5343_4f52_4546_0001
+    /// Held by every appending transaction until it commits, so insert order equals commit order
+    /// and a reader following `position` never skips an event (see docs/event-log.md).
+    static let append: Int64 = 0x5343_4f52_4546_0002
+}

@@ -1,0 +1,38 @@
+import ScoreDomain
+
+/// Errors of the store and the ingest pipeline, with stable codes.
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+    /// The schema folder or the migration history is not usable.
+    case migrations(String)
+    /// Another writer appended to the stream first.
+    case versionConflict(gameId: String, expected: Int, actual: Int?)
+    /// The same message id was appended by a concurrent transaction that committed first.
+    case concurrentDuplicate(messageId: String)
+    /// The fold refused the message; nothing of it was stored.
+    case rejected(messageId: String, FoldError)
+    /// A stored event could not be read back.
+    case corruptEvent(position: Int, reason: String)
+
+    public var code: String {
+        switch self {
+        case .migrations: "migrations"
+        case .versionConflict: "version-conflict"
+        case .concurrentDuplicate: "concurrent-duplicate"
+        case .rejected(_, let error): error.code
+        case .corruptEvent: "corrupt-event"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .migrations(let reason): "migrations: \(reason)"
+        case .versionConflict(let gameId, let expected, let actual):
+            "version conflict on game \"\(gameId)\": expected version \(expected), "
+                + (actual.map { "the stream is at \($0)" } ?? "another writer appended first")
+        case .concurrentDuplicate(let messageId):
+            "message \"\(messageId)\" was appended by a concurrent writer; retry to see it as a duplicate"
+        case .rejected(let messageId, let error): "message \"\(messageId)\" rejected: \(error)"
+        case .corruptEvent(let position, let reason): "event at position \(position) cannot be read: \(reason)"
+        }
+    }
+}

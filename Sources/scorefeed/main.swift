@@ -1,0 +1,3 @@
+import ScoreFeedCLI
+
+await ScoreFeedCommand.runMain()

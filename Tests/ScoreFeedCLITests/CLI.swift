@@ -1,0 +1,42 @@
+import ChildProcess
+import Foundation
+import ScoreFeedTesting
+
+/// Runs the built `scorefeed` binary as a user would, capturing its output and exit code.
+struct CLI {
+    /// The `scorefeed` executable next to the test bundle (scripts/test builds both).
+    static var executable: URL {
+        get throws {
+            let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+                .appendingPathComponent("scorefeed")
+            guard FileManager.default.isExecutableFile(atPath: url.path) else {
+                throw TestDatabaseError("\(url.path) is missing: build it first (`swift build`; scripts/test does)")
+            }
+            return url
+        }
+    }
+
+    var environment: [String: String]
+
+    /// A CLI whose database is `url` (a schema of the test server).
+    init(databaseURL: String?, home: String? = nil) {
+        var env = ProcessInfo.processInfo.environment
+        env["SCOREFEED_DATABASE_URL"] = databaseURL
+        if let home { env["SCOREFEED_HOME"] = home }
+        env["SCOREFEED_LOG_LEVEL"] = "warning"
+        environment = env
+    }
+
+    func run(_ arguments: String...) async throws -> ChildProcess.Output { try await run(arguments) }
+
+    func run(_ arguments: [String]) async throws -> ChildProcess.Output {
+        try await ChildProcess.run([try Self.executable.path] + arguments, environment: environment)
+    }
+}
+
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+func fixture(_ name: String) -> String {
+    repositoryRoot.appendingPathComponent("fixtures").appendingPathComponent(name).path
+}

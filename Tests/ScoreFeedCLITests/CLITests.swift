@@ -1,0 +1,148 @@
+import Foundation
+import ScoreFeedTesting
+import Testing
+
+@Suite("the scorefeed command line")
+struct CLITests {
+    @Test("replay prints the golden commands; a second replay prints none")
+    func replay() async throws {
+        try await TestDatabase.withSchema { url in
+            let cli = CLI(databaseURL: url)
+            let first = try await cli.run("replay", fixture("extra-innings-walkoff.jsonl"))
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(
+                first.stdout
+                    == (try String(contentsOfFile: fixture("extra-innings-walkoff.commands.jsonl"), encoding: .utf8)))
+            #expect(first.stderr.contains("accepted"))
+            let second = try await cli.run("replay", fixture("extra-innings-walkoff.jsonl"))
+            #expect(second.status == 0)
+            #expect(second.stdout.isEmpty)
+            #expect(second.stderr.contains("0 accepted"))
+        }
+    }
+
+    @Test("replay --out writes the commands to a file instead of stdout")
+    func replayOut() async throws {
+        try await TestDatabase.withSchema { url in
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("out-\(UUID().uuidString).jsonl")
+                .path
+            let run = try await CLI(databaseURL: url).run("replay", "--out", out, fixture("plain-nine.jsonl"))
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.isEmpty)
+            #expect(
+                try String(contentsOfFile: out, encoding: .utf8)
+                    == String(contentsOfFile: fixture("plain-nine.commands.jsonl"), encoding: .utf8))
+        }
+    }
+
+    @Test("a bad line exits non-zero naming the file and line, and stores nothing")
+    func badLine() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).jsonl").path
+        let first = try String(contentsOfFile: fixture("plain-nine.jsonl"), encoding: .utf8).split(separator: "\n")[0]
+        try "\(first)\n{\"id\":\"b\",\"gameId\":\"x\",\"at\":\"nope\",\"type\":\"game.started\"}\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        try await TestDatabase.withSchema { url in
+            let cli = CLI(databaseURL: url)
+            let run = try await cli.run("replay", path)
+            #expect(run.status != 0)
+            #expect(run.stderr.contains("\(path):2:"))
+            #expect(run.stderr.contains("at"))
+            let games = try await cli.run("games", "--json")
+            #expect(games.stdout == "[]\n")
+        }
+    }
+
+    @Test("game and games print the projection, as text and as JSON with the documented keys")
+    func games() async throws {
+        try await TestDatabase.withSchema { url in
+            let cli = CLI(databaseURL: url)
+            let replay = try await cli.run("replay", "--out", "/dev/null", fixture("plain-nine.jsonl"))
+            #expect(replay.status == 0, "\(replay.stderr)")
+            let one = try await cli.run("game", "2026-04-01-NYY-BOS", "--json")
+            #expect(one.status == 0, "\(one.stderr)")
+            let object = try JSONSerialization.jsonObject(with: Data(one.stdout.utf8)) as! [String: Any]
+            for key in [
+                "gameId", "home", "away", "homeScore", "awayScore", "inning", "inningNumber", "half", "outs",
+                "status", "version", "updatedAt",
+            ] {
+                #expect(object[key] != nil, "missing \(key)")
+            }
+            #expect(object["status"] as? String == "closed")
+            let all = try await cli.run("games", "--json")
+            let array = try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as! [[String: Any]]
+            #expect(array.count == 1)
+            let text = try await cli.run("games")
+            #expect(text.stdout.contains("2026-04-01-NYY-BOS"))
+            #expect(text.stdout.contains("closed"))
+            let pushes = try await cli.run("pushes", "2026-04-01-NYY-BOS", "--json")
+            #expect(
+                pushes.stdout == (try String(contentsOfFile: fixture("plain-nine.commands.jsonl"), encoding: .utf8)))
+        }
+    }
+
+    @Test(
+        "bad arguments are clear errors with a non-zero exit",
+        arguments: [
+            (["game", "no-such-game"], "no game \"no-such-game\""),
+            (["pushes", "no-such-game"], "no game \"no-such-game\""),
+            (["games", "--status", "finished"], "unknown status"),
+            (["replay", "--speed", "0", "x.jsonl"], "--speed must be a positive number"),
+            (["replay", "/no/such/file.jsonl"], "/no/such/file.jsonl: cannot read the file"),
+        ])
+    func badArguments(_ arguments: [String], _ expected: String) async throws {
+        try await TestDatabase.withSchema { url in
+            let run = try await CLI(databaseURL: url).run(arguments)
+            #expect(run.status != 0)
+            #expect(run.stderr.contains(expected), "\(run.stderr)")
+        }
+    }
+
+    @Test("db url prints SCOREFEED_DATABASE_URL when it is set")
+    func databaseURL() async throws {
+        let run = try await CLI(databaseURL: "postgresql://example@db.invalid/scorefeed").run("db", "url")
+        #expect(run.stdout == "postgresql://example@db.invalid/scorefeed\n")
+    }
+
+    @Test("the embedded cluster: created and started on demand, socket only, status, url, stop")
+    func embeddedCluster() async throws {
+        let home = "/tmp/sf-\(UUID().uuidString.prefix(8))"
+        let cli = CLI(databaseURL: nil, home: home)
+        do {
+            try await checkEmbeddedCluster(cli, home: home)
+        } catch {
+            _ = try? await cli.run("db", "stop")
+            try? FileManager.default.removeItem(atPath: home)
+            throw error
+        }
+        _ = try? await cli.run("db", "stop")
+        try? FileManager.default.removeItem(atPath: home)
+    }
+
+    private func checkEmbeddedCluster(_ cli: CLI, home: String) async throws {
+        let before = try await cli.run("db", "status")
+        #expect(before.status == 3)
+        // A command that needs the database starts the cluster by itself.
+        let games = try await cli.run("games")
+        #expect(games.status == 0, "\(games.stderr)")
+        #expect(games.stdout.contains("no games yet"))
+        #expect(FileManager.default.fileExists(atPath: "\(home)/pg/PG_VERSION"))
+        #expect(FileManager.default.fileExists(atPath: "\(home)/.s.PGSQL.5432"))
+        let status = try await cli.run("db", "status")
+        #expect(status.status == 0)
+        #expect(status.stdout.hasPrefix("running in \(home)"))
+        let url = try await cli.run("db", "url")
+        #expect(url.stdout == "postgresql://postgres@/scorefeed?host=\(home)&port=5432\n")
+        let start = try await cli.run("db", "start")
+        #expect(start.stdout.hasPrefix("PostgreSQL already running"))
+        // No TCP unless asked: the server listens on no address (line 6 of postmaster.pid is empty).
+        let conf = try String(contentsOfFile: "\(home)/pg/postgresql.conf", encoding: .utf8)
+        #expect(conf.contains("listen_addresses = ''"))
+        let pid = try String(contentsOfFile: "\(home)/pg/postmaster.pid", encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(pid.count > 5 && pid[5].trimmingCharacters(in: .whitespaces).isEmpty)
+        let stop = try await cli.run("db", "stop")
+        #expect(stop.stdout.hasPrefix("stopped PostgreSQL"))
+        let after = try await cli.run("db", "status")
+        #expect(after.status == 3)
+    }
+}

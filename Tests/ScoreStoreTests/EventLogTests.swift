@@ -1,0 +1,98 @@
+import Foundation
+import PostgresClient
+import ScoreDomain
+import ScoreStore
+import Testing
+
+@Suite("event log")
+struct EventLogTests {
+    private func append(_ json: String, expected: Int, _ connection: PostgresConnection) async throws -> AppendOutcome {
+        let msg = try message(json)
+        return try await connection.transaction { tx in
+            try EventLog.lockForAppend(tx)
+            return try EventLog.append(msg, expectedVersion: expected, in: tx)
+        }
+    }
+
+    private func started(_ id: String, game: String = "g1", at: String = "2026-04-01T17:10:00Z") -> String {
+        #"{"id":"\#(id)","gameId":"\#(game)","at":"\#(at)","type":"game.started"}"#
+    }
+
+    @Test("appends with an expected version; a stale version is a typed conflict")
+    func expectedVersion() async throws {
+        try await withStore { connection in
+            let first = try await append(scheduledJSON, expected: 0, connection)
+            #expect(first == .appended(position: 1, version: 1))
+            let second = try await append(started("m2"), expected: 1, connection)
+            #expect(second == .appended(position: 2, version: 2))
+            let error = await #expect(throws: StoreError.self) {
+                try await append(started("m3"), expected: 1, connection)
+            }
+            #expect(error?.code == "version-conflict")
+            #expect(error?.description == #"version conflict on game "g1": expected version 1, the stream is at 2"#)
+            let events = try await count("events", connection)
+            #expect(events == 2)
+        }
+    }
+
+    @Test("the same message id again is a reported duplicate, not a second event")
+    func idempotent() async throws {
+        try await withStore { connection in
+            _ = try await append(scheduledJSON, expected: 0, connection)
+            #expect(try await append(scheduledJSON, expected: 1, connection) == .duplicate(position: 1))
+            let value1 = try await count("events", connection)
+            #expect(value1 == 1)
+        }
+    }
+
+    @Test("reads one stream in version order and everything from a global position")
+    func reads() async throws {
+        try await withStore { connection in
+            let other = scheduledJSON.replacingOccurrences(of: "\"g1\"", with: "\"g2\"")
+                .replacingOccurrences(of: "\"m1\"", with: "\"n1\"")
+            _ = try await append(scheduledJSON, expected: 0, connection)
+            _ = try await append(other, expected: 0, connection)
+            _ = try await append(started("m2"), expected: 1, connection)
+            _ = try await append(started("n2", game: "g2"), expected: 1, connection)
+            let stream = try await connection.withSession { try EventLog.readStream("g1", in: $0) }
+            #expect(stream.map(\.message.id) == ["m1", "m2"])
+            #expect(stream.map(\.version) == [1, 2])
+            #expect(stream.map(\.position) == [1, 3])
+            #expect(stream[0].message == (try message(scheduledJSON)))
+            let all = try await connection.withSession { try EventLog.readAll(afterPosition: 1, limit: 2, in: $0) }
+            #expect(all.map(\.message.id) == ["n1", "m2"])
+            let tail = try await connection.withSession { try EventLog.readAll(afterPosition: 3, in: $0) }
+            #expect(tail.map(\.position) == [4])
+            let later = try await connection.withSession { try EventLog.readStream("g1", afterVersion: 1, in: $0) }
+            #expect(later.map(\.message.id) == ["m2"])
+        }
+    }
+
+    @Test(
+        "the log is append-only: UPDATE, DELETE and TRUNCATE are refused",
+        arguments: [
+            "UPDATE events SET type = 'x'", "DELETE FROM events", "TRUNCATE events",
+        ])
+    func appendOnly(_ statement: String) async throws {
+        try await withStore { connection in
+            _ = try await append(scheduledJSON, expected: 0, connection)
+            let error = await #expect(throws: PostgresError.self) { try await connection.execute(script: statement) }
+            // TRUNCATE is refused even before the trigger: other tables reference the log (0A000).
+            #expect(["23001", "0A000"].contains(error?.sqlState ?? ""))
+            let value2 = try await count("events", connection)
+            #expect(value2 == 1)
+        }
+    }
+
+    @Test("reading one game's stream uses the (stream_id, stream_version) index")
+    func streamReadUsesIndex() async throws {
+        try await withStore { connection in
+            try await connection.execute(script: "SET enable_seqscan = off")
+            let plan = try await connection.query(
+                "EXPLAIN SELECT position FROM events WHERE stream_id = 'g1' AND stream_version > 0 ORDER BY stream_version"
+            )
+            let text = plan.rows.map { $0.text(at: 0) ?? "" }.joined(separator: "\n")
+            #expect(text.contains("events_stream_version_key"))
+        }
+    }
+}

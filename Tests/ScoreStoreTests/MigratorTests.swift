@@ -1,0 +1,102 @@
+import Foundation
+import Logging
+import PostgresClient
+import ScoreFeedTesting
+import ScoreStore
+import Testing
+
+@Suite("migrations")
+struct MigratorTests {
+    let logger = quietLogger
+
+    private func folder(_ files: [String: String]) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("migrations-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (name, sql) in files {
+            try sql.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        return dir
+    }
+
+    @Test("the project's schema applies in order, each file once, recorded in schema_migrations")
+    func projectSchema() async throws {
+        try await TestDatabase.withSchema { url in
+            let connection = try await PostgresConnection.connect(url)
+            let migrator = try Migrator()
+            #expect(migrator.migrations.map(\.version) == [1, 2, 3])
+            let first = try await migrator.migrate(connection, logger: logger)
+            #expect(first.map(\.name) == ["event_log", "score_states", "push_commands"])
+            let second = try await migrator.migrate(connection, logger: logger)
+            #expect(second.isEmpty)
+            let recorded = try await connection.query("SELECT version FROM schema_migrations ORDER BY version")
+            #expect(try recorded.rows.map { try $0.int("version") } == [1, 2, 3])
+            await connection.close()
+        }
+    }
+
+    @Test("files apply in numeric order and later files see earlier ones")
+    func order() async throws {
+        let dir = try folder([
+            "0002_add.sql": "INSERT INTO steps VALUES (2);",
+            "0001_create.sql": "CREATE TABLE steps (n integer); INSERT INTO steps VALUES (1);",
+            "README.txt": "ignored",
+        ])
+        try await TestDatabase.withSchema { url in
+            let connection = try await PostgresConnection.connect(url)
+            try await Migrator(directory: dir).migrate(connection, logger: logger)
+            let rows = try await connection.query("SELECT n FROM steps ORDER BY n")
+            #expect(try rows.rows.map { try $0.int("n") } == [1, 2])
+            await connection.close()
+        }
+    }
+
+    @Test("a failing migration leaves nothing behind and is not recorded")
+    func failing() async throws {
+        let dir = try folder(["0001_ok.sql": "CREATE TABLE a (n integer);", "0002_bad.sql": "CREATE TABLE b (n nope);"])
+        try await TestDatabase.withSchema { url in
+            let connection = try await PostgresConnection.connect(url)
+            let error = await #expect(throws: PostgresError.self) {
+                try await Migrator(directory: dir).migrate(connection, logger: logger)
+            }
+            #expect(error?.sqlState == "42704")
+            let tables = try await connection.query(
+                "SELECT count(*) AS n FROM pg_tables WHERE schemaname = current_schema() AND tablename IN ('a', 'b')")
+            #expect(try tables[0].int("n") == 0)
+            await connection.close()
+        }
+    }
+
+    @Test("an applied file that changed, or a version this build does not know, is refused")
+    func drift() async throws {
+        let original = try folder([
+            "0001_a.sql": "CREATE TABLE a (n integer);", "0002_b.sql": "CREATE TABLE b (n integer);",
+        ])
+        let edited = try folder([
+            "0001_a.sql": "CREATE TABLE a (n bigint);", "0002_b.sql": "CREATE TABLE b (n integer);",
+        ])
+        let older = try folder(["0001_a.sql": "CREATE TABLE a (n integer);"])
+        try await TestDatabase.withSchema { url in
+            let connection = try await PostgresConnection.connect(url)
+            try await Migrator(directory: original).migrate(connection, logger: logger)
+            let changed = await #expect(throws: StoreError.self) {
+                try await Migrator(directory: edited).migrate(connection, logger: logger)
+            }
+            #expect(changed?.description.contains("0001_a.sql changed") == true)
+            let unknown = await #expect(throws: StoreError.self) {
+                try await Migrator(directory: older).migrate(connection, logger: logger)
+            }
+            #expect(unknown?.description.contains("migration 2") == true)
+            await connection.close()
+        }
+    }
+
+    @Test(
+        "badly named files and empty folders are clear errors",
+        arguments: [
+            ["1_short.sql": "SELECT 1;"], ["0001-dash.sql": "SELECT 1;"], ["0001_.sql": "SELECT 1;"], [:],
+        ])
+    func badNames(_ files: [String: String]) throws {
+        let dir = try folder(files)
+        #expect(throws: StoreError.self) { try Migrator(directory: dir) }
+    }
+}

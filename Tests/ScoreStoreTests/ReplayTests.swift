@@ -1,0 +1,102 @@
+import Foundation
+import LiveActivity
+import PostgresClient
+import ScoreStore
+import Testing
+
+@Suite("replay: fixture games against their golden command streams")
+struct ReplayTests {
+    static let fixtures = ["plain-nine", "extra-innings-walkoff", "delayed-postponed"]
+
+    @Test("a fixture replays to exactly its golden commands, and a second replay adds nothing", arguments: fixtures)
+    func golden(_ name: String) async throws {
+        try await withStore { connection in
+            let replayer = Replayer(ingestor: Ingestor(connection: connection))
+            var lines: [String] = []
+            let summary = try await replayer.replay(files: [fixture("\(name).jsonl")]) { lines.append($0.jsonLine()) }
+            let produced = lines.map { $0 + "\n" }.joined()
+            let goldenPath = fixture("\(name).commands.jsonl")
+            if ProcessInfo.processInfo.environment["SCOREFEED_UPDATE_GOLDEN"] == "1" {
+                try produced.write(toFile: goldenPath, atomically: true, encoding: .utf8)
+            }
+            let golden = try String(contentsOfFile: goldenPath, encoding: .utf8)
+            #expect(
+                produced == golden,
+                "replay of \(name) differs from \(goldenPath); SCOREFEED_UPDATE_GOLDEN=1 rewrites it")
+            #expect(summary.commands == lines.count)
+            #expect(summary.accepted + summary.duplicates == summary.messages)
+
+            let events = try await count("events", connection)
+            var again: [String] = []
+            let second = try await replayer.replay(files: [fixture("\(name).jsonl")]) { again.append($0.jsonLine()) }
+            #expect(again.isEmpty)
+            #expect(second.accepted == 0)
+            #expect(second.duplicates == summary.messages)
+            let value3 = try await count("events", connection)
+            #expect(value3 == events)
+        }
+    }
+
+    @Test("the golden streams keep the APNs rules: seconds, strictly increasing, one end, last")
+    func goldenRules() throws {
+        for name in Self.fixtures {
+            let text = try String(contentsOfFile: fixture("\(name).commands.jsonl"), encoding: .utf8)
+            let commands = try text.split(separator: "\n").map {
+                try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+            }
+            let timestamps = commands.map { $0["timestamp"] as! Int }
+            #expect(zip(timestamps, timestamps.dropFirst()).allSatisfy { $0 < $1 }, "\(name)")
+            #expect(timestamps.allSatisfy { $0 > 1_700_000_000 && $0 < 2_000_000_000 }, "\(name): UNIX seconds")
+            #expect(commands.filter { $0["event"] as? String == "end" }.count == 1, "\(name)")
+            #expect(commands.last?["event"] as? String == "end", "\(name)")
+        }
+    }
+
+    @Test("a bad line stops the replay before anything is stored and names the line and field")
+    func badLine() async throws {
+        let file = try temporaryFeed([
+            try String(contentsOfFile: fixture("plain-nine.jsonl"), encoding: .utf8).split(separator: "\n")[0]
+                .description,
+            #"{"id":"x2","gameId":"2026-04-01-NYY-BOS","at":"2026-04-01T17:10:00Z","type":"run.scored","team":"home","runs":7}"#,
+        ])
+        try await withStore { connection in
+            let error = await #expect(throws: FeedFileError.self) {
+                try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _ in }
+            }
+            #expect(error?.line == 2)
+            #expect(error?.description.contains("runs") == true)
+            let value4 = try await count("events", connection)
+            #expect(value4 == 0)
+        }
+    }
+
+    @Test("a message the fold refuses stops the replay at its line; earlier messages stay, nothing after")
+    func refusedLine() async throws {
+        let lines = try String(contentsOfFile: fixture("delayed-postponed.jsonl"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        let gameId = try message(lines[0]).gameId
+        let late =
+            #"{"id":"late-run","gameId":"\#(gameId)","at":"2026-06-04T03:00:00Z","type":"run.scored","team":"home"}"#
+        let after =
+            #"{"id":"after","gameId":"\#(gameId)","at":"2026-06-04T03:01:00Z","type":"score.corrected","homeScore":0,"awayScore":0}"#
+        let file = try temporaryFeed(lines + [late, after])
+        try await withStore { connection in
+            let error = await #expect(throws: ReplayError.self) {
+                try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _ in }
+            }
+            #expect(error?.line == lines.count + 1)
+            #expect(error?.description.contains("late-run") == true)
+            let unique = Set(try lines.map { try message($0).id }).count
+            let value5 = try await count("events", connection)
+            #expect(value5 == unique)
+            let stored = try await connection.withSession { try ScoreProjection.load(gameId, in: $0) }
+            #expect(stored?.status == .postponed)
+        }
+    }
+
+    private func temporaryFeed(_ lines: [String]) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("feed-\(UUID().uuidString).jsonl").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}

@@ -1,0 +1,30 @@
+# Shared by scripts/demo and scripts/test: install what is missing, find the toolchain.
+# Sourced, not run.
+
+# Debian packages the project needs: the server (embedded cluster), libpq headers and pkg-config
+# (for the CLibPQ system library).
+SCOREFEED_APT_PACKAGES=(postgresql libpq-dev pkg-config)
+
+scorefeed_log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+ensure_packages() {
+    local missing=()
+    for pkg in "${SCOREFEED_APT_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    scorefeed_log "installing ${missing[*]} (apt)"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+ensure_swift() {
+    if ! command -v swift >/dev/null 2>&1; then
+        for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do
+            [ -x "$dir/swift" ] && export PATH="$dir:$PATH" && break
+        done
+    fi
+    command -v swift >/dev/null 2>&1 || { echo "error: the Swift toolchain (swift) is not on PATH" >&2; exit 1; }
+}
