@@ -21,11 +21,15 @@ public enum AppendOutcome: Sendable, Equatable {
 }
 
 /// The append-only event log, one stream per game. All functions run inside a session, so the
-/// caller chooses the transaction (the ingest pipeline appends and projects in one).
+/// caller chooses the transaction.
 public enum EventLog {
-    /// Takes the append lock for the rest of the transaction: writers commit in position order.
+    /// The channel every appending transaction notifies on commit (a wake-up hint for followers).
+    public static let channel = "scorefeed_events"
+
+    /// Takes the append lock for the rest of the transaction, so writers commit in position order,
+    /// and queues the commit-time wake-up for followers.
     public static func lockForAppend(_ session: PostgresSession) throws {
-        try session.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.append))")
+        try session.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.append)), pg_notify('\(channel)', '')")
     }
 
     /// Appends `message` to its game's stream at `expectedVersion + 1`.
@@ -36,42 +40,108 @@ public enum EventLog {
     public static func append(_ message: FeedMessage, expectedVersion: Int, in session: PostgresSession) throws
         -> AppendOutcome
     {
-        let current = try session.query(
+        try append([message], expectedVersions: [message.gameId: expectedVersion], in: session)[0]
+    }
+
+    /// Appends a batch of messages, of one game or many, in one statement: all or nothing.
+    ///
+    /// Must run in a transaction that holds ``lockForAppend(_:)``. Messages whose id is already in
+    /// the log, or earlier in the batch, are duplicates and take no version. The others get the next
+    /// versions of their streams, in batch order.
+    /// - Parameter expectedVersions: the version each game's stream must be at before the batch;
+    ///   a game without an entry is appended at its current end.
+    /// - Returns: one outcome per message, in order.
+    /// - Throws: ``StoreError/versionConflict(gameId:expected:actual:)`` when a stream is not at its
+    ///   expected version (then nothing of the batch is appended).
+    public static func append(
+        _ messages: [FeedMessage], expectedVersions: [String: Int] = [:], in session: PostgresSession
+    ) throws -> [AppendOutcome] {
+        guard !messages.isEmpty else { return [] }
+        let ids = messages.map(\.id)
+        let games = Array(Set(messages.map(\.gameId)))
+        let stored = try session.query(
             """
-            SELECT (SELECT position FROM events WHERE message_id = $1) AS duplicate,
-                   (SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = $2) AS version
-            """, [message.id, message.gameId])
-        if let position = try current[0].optionalInt("duplicate") {
-            return .duplicate(position: position)
+            SELECT 'm' AS kind, message_id AS key, position AS value FROM events WHERE message_id = ANY($1::text[])
+            UNION ALL
+            SELECT 's', stream_id, max(stream_version) FROM events WHERE stream_id = ANY($2::text[]) GROUP BY stream_id
+            """, [ids, games])
+        var known: [String: Int] = [:]
+        var versions: [String: Int] = [:]
+        for row in stored.rows {
+            if try row.string("kind") == "m" {
+                known[try row.string("key")] = try row.int("value")
+            } else {
+                versions[try row.string("key")] = try row.int("value")
+            }
         }
-        let actual = try current[0].int("version")
-        guard actual == expectedVersion else {
-            throw StoreError.versionConflict(gameId: message.gameId, expected: expectedVersion, actual: actual)
+        for (game, expected) in expectedVersions where versions[game, default: 0] != expected {
+            if games.contains(game) {
+                throw StoreError.versionConflict(gameId: game, expected: expected, actual: versions[game, default: 0])
+            }
         }
+        // Assign versions to the new messages, in batch order.
+        var fresh: [(index: Int, version: Int)] = []
+        var seen = Set<String>()
+        for (index, message) in messages.enumerated() where known[message.id] == nil && !seen.contains(message.id) {
+            seen.insert(message.id)
+            let version = versions[message.gameId, default: 0] + 1
+            versions[message.gameId] = version
+            fresh.append((index, version))
+        }
+        if !fresh.isEmpty {
+            let rows = try insert(fresh.map { (messages[$0.index], $0.version) }, in: session)
+            for (message, position) in rows { known[message] = position }
+        }
+        var outcomes: [AppendOutcome] = []
+        outcomes.reserveCapacity(messages.count)
+        var freshIterator = fresh.makeIterator()
+        var next = freshIterator.next()
+        for (index, message) in messages.enumerated() {
+            let position = known[message.id] ?? 0
+            if let current = next, current.index == index {
+                outcomes.append(.appended(position: position, version: current.version))
+                next = freshIterator.next()
+            } else {
+                outcomes.append(.duplicate(position: position))
+            }
+        }
+        return outcomes
+    }
+
+    /// Inserts rows with array parameters in one statement; returns message id → position.
+    private static func insert(_ rows: [(FeedMessage, Int)], in session: PostgresSession) throws -> [(String, Int)] {
         let result: PostgresResult
         do {
             result = try session.query(
                 """
                 INSERT INTO events (stream_id, stream_version, message_id, type, data, occurred_at)
-                VALUES ($1, $2, $3, $4, $5::jsonb, $6)
-                RETURNING position
+                SELECT s, v, m, t, d::jsonb, o
+                FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
+                    AS u(s, v, m, t, d, o)
+                RETURNING position, message_id
                 """,
                 [
-                    message.gameId, expectedVersion + 1, message.id, message.event.type, message.canonicalJSON(),
-                    message.at,
+                    rows.map(\.0.gameId), rows.map(\.1), rows.map(\.0.id), rows.map(\.0.event.type),
+                    rows.map { $0.0.canonicalJSON() }, rows.map(\.0.at),
                 ])
         } catch {
-            // Without the append lock another writer can still get in between the check and the insert.
+            // Only possible without the append lock: another writer got in between check and insert.
             switch error.constraint {
             case "events_stream_version_key":
-                throw StoreError.versionConflict(gameId: message.gameId, expected: expectedVersion, actual: nil)
+                throw StoreError.versionConflict(gameId: rows[0].0.gameId, expected: rows[0].1 - 1, actual: nil)
             case "events_message_id_key":
-                throw StoreError.concurrentDuplicate(messageId: message.id)
+                throw StoreError.concurrentDuplicate(messageId: rows[0].0.id)
             default:
                 throw error
             }
         }
-        return .appended(position: try result[0].int("position"), version: expectedVersion + 1)
+        return try result.rows.map { (try $0.string("message_id"), try $0.int("position")) }
+    }
+
+    /// The subset of `ids` already stored in the log.
+    public static func storedIDs(_ ids: [String], in session: PostgresSession) throws -> Set<String> {
+        let result = try session.query("SELECT message_id FROM events WHERE message_id = ANY($1::text[])", [ids])
+        return Set(try result.rows.map { try $0.string("message_id") })
     }
 
     /// The global position of the event stored for a message id, if any.

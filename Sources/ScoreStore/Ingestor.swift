@@ -1,75 +1,117 @@
-import LiveActivity
 import Logging
 import PostgresClient
 import ScoreDomain
 
-/// What ingesting one message did.
-public struct IngestResult: Sendable, Equatable {
-    /// Appended at a new position, or a duplicate of a stored message.
-    public var outcome: AppendOutcome
-    /// The game's state after the message (`nil` for a duplicate).
-    public var state: ScoreState?
-    /// The Live Activity command planned for the change, if the fan sees a change.
-    public var command: LiveActivityCommand?
+/// Messages the fold refused part-way through a batch: the messages before `index` were handled
+/// (their outcomes are in `outcomes`), nothing of the refused one or after it was stored.
+public struct IngestRejection: Error, Sendable, CustomStringConvertible {
+    /// Outcomes of the messages before the refused one.
+    public var outcomes: [AppendOutcome]
+    /// Index of the refused message in the batch.
+    public var index: Int
+    public var messageId: String
+    public var error: FoldError
 
-    public init(outcome: AppendOutcome, state: ScoreState?, command: LiveActivityCommand?) {
-        self.outcome = outcome
-        self.state = state
-        self.command = command
-    }
+    public var code: String { error.code }
+    public var description: String { "message \"\(messageId)\" rejected: \(error)" }
 }
 
-/// The write path: message → fold check → event log → projection → command, in one transaction.
+/// The write path: messages → fold check against each game's current state → event log.
 ///
-/// The fold runs BEFORE the append, against the projection row locked for the transaction, so the
-/// log only ever holds events the fold accepts; the projection row, its checkpoint and the planned
-/// command commit together with the event or not at all.
-public struct Ingestor: Sendable {
+/// The fold runs BEFORE the append, so the log only holds events the fold accepts. The state a
+/// message is checked against is the fold of the game's stream, cached per game and re-read when
+/// another writer moved the stream on (an optimistic version check on every append). Projections
+/// are built from the log afterwards by the ``Projector``.
+public actor Ingestor {
     public let connection: PostgresConnection
-    public let planner: PlannerConfig
+    /// The write-side state of each game seen: `nil` inside means the game has no events yet.
+    private var states: [String: Known] = [:]
 
-    public init(connection: PostgresConnection, planner: PlannerConfig = PlannerConfig()) {
+    private struct Known: Sendable {
+        var state: ScoreState?
+        var version: Int { state?.version ?? 0 }
+    }
+
+    public init(connection: PostgresConnection) {
         self.connection = connection
-        self.planner = planner
+    }
+
+    /// Appends a batch in one transaction.
+    ///
+    /// - Parameter partial: when the fold refuses a message, store the messages before it and throw
+    ///   ``IngestRejection``; when `false`, a refusal stores nothing of the batch.
+    /// - Returns: one outcome per message (appended or duplicate).
+    /// - Throws: ``IngestRejection``, ``StoreError``, ``PostgresError``.
+    public func ingest(_ messages: [FeedMessage], partial: Bool = true) async throws -> [AppendOutcome] {
+        do {
+            return try await attempt(messages, partial: partial)
+        } catch StoreError.versionConflict(let gameId, _, _) {
+            // Another writer appended to the game: forget what we knew and check again, once.
+            states[gameId] = nil
+            return try await attempt(messages, partial: partial)
+        }
     }
 
     /// Ingests one message.
-    ///
-    /// - Throws: ``StoreError/rejected(messageId:_:)`` when the fold refuses it (nothing is stored),
-    ///   ``StoreError/versionConflict(gameId:expected:actual:)``, or a ``PostgresError``.
-    public func ingest(_ message: FeedMessage) async throws -> IngestResult {
-        let planner = self.planner
-        return try await connection.transaction { tx in
-            try Self.ingest(message, planner: planner, in: tx)
-        }
+    public func ingest(_ message: FeedMessage) async throws -> AppendOutcome {
+        try await ingest([message])[0]
     }
 
-    /// Ingests one message inside the caller's transaction.
-    public static func ingest(_ message: FeedMessage, planner: PlannerConfig, in tx: PostgresSession) throws
-        -> IngestResult
-    {
-        try EventLog.lockForAppend(tx)
-        if let position = try EventLog.position(ofMessage: message.id, in: tx) {
-            return IngestResult(outcome: .duplicate(position: position), state: nil, command: nil)
+    private func attempt(_ messages: [FeedMessage], partial: Bool) async throws -> [AppendOutcome] {
+        let cached = states
+        let (outcomes, folded, rejection) = try await connection.transaction { tx in
+            try EventLog.lockForAppend(tx)
+            var states = cached
+            for gameId in Set(messages.map(\.gameId)) where states[gameId] == nil {
+                states[gameId] = Known(state: try Self.fold(EventLog.readStream(gameId, in: tx)))
+            }
+            let before = states
+            // Duplicates are never folded: look their ids up first.
+            let known = try EventLog.storedIDs(messages.map(\.id), in: tx)
+            var accepted: [FeedMessage] = []
+            var seen = Set<String>()
+            var rejection: IngestRejection?
+            scan: for (index, message) in messages.enumerated() {
+                if known.contains(message.id) || seen.contains(message.id) {
+                    accepted.append(message)
+                    continue
+                }
+                switch Result(catching: { () throws(FoldError) in
+                    try ScoreFold.apply(message, to: states[message.gameId]?.state)
+                }) {
+                case .success(let next):
+                    states[message.gameId] = Known(state: next)
+                    seen.insert(message.id)
+                    accepted.append(message)
+                case .failure(let error):
+                    rejection = IngestRejection(outcomes: [], index: index, messageId: message.id, error: error)
+                    break scan
+                }
+            }
+            if rejection != nil, !partial {
+                return ([AppendOutcome](), before, rejection)
+            }
+            let versions = before.mapValues(\.version)
+            let outcomes = try EventLog.append(accepted, expectedVersions: versions, in: tx)
+            return (outcomes, states, rejection)
         }
-        let previous = try ScoreProjection.load(message.gameId, forUpdate: true, in: tx)
-        let next: ScoreState
-        do {
-            next = try ScoreFold.apply(message, to: previous)
-        } catch {
-            throw StoreError.rejected(messageId: message.id, error)
+        for (gameId, state) in folded { states[gameId] = state }
+        if var rejection {
+            rejection.outcomes = outcomes
+            throw rejection
         }
-        let outcome = try EventLog.append(message, expectedVersion: previous?.version ?? 0, in: tx)
-        guard case .appended(let position, _) = outcome else {
-            return IngestResult(outcome: outcome, state: nil, command: nil)
+        return outcomes
+    }
+
+    private static func fold(_ events: [RecordedEvent]) throws -> ScoreState? {
+        var state: ScoreState?
+        for event in events {
+            do {
+                state = try ScoreFold.apply(event.message, to: state)
+            } catch {
+                throw StoreError.corruptEvent(position: event.position, reason: "the fold refuses it: \(error)")
+            }
         }
-        try ScoreProjection.save(next, position: position, in: tx)
-        let command = CommandPlanner.plan(
-            previous: previous, next: next, event: message.event,
-            lastTimestamp: try PushCommands.lastTimestamp(message.gameId, in: tx), config: planner)
-        if let command {
-            try PushCommands.insert(command, position: position, in: tx)
-        }
-        return IngestResult(outcome: outcome, state: next, command: command)
+        return state
     }
 }

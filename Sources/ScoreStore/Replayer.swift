@@ -1,6 +1,6 @@
 import Foundation
 import LiveActivity
-import Logging
+import PostgresClient
 import ScoreDomain
 
 /// Counts of one replay.
@@ -12,6 +12,17 @@ public struct ReplaySummary: Sendable, Equatable {
     public var games: Set<String> = []
 
     public init() {}
+
+    mutating func count(_ outcomes: [AppendOutcome], of messages: ArraySlice<SourcedMessage>) {
+        self.messages += outcomes.count
+        for (outcome, sourced) in zip(outcomes, messages) {
+            games.insert(sourced.message.gameId)
+            switch outcome {
+            case .appended: accepted += 1
+            case .duplicate: duplicates += 1
+            }
+        }
+    }
 }
 
 /// A replay stopped at a message the service refused; earlier messages stay stored.
@@ -22,52 +33,72 @@ public struct ReplayError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(file):\(line): \(underlying)" }
 }
 
-/// Sends feed files through the write path, message by message, in file order.
+/// Sends feed files through the write path (ingest → log), then the projector (log → projection
+/// and commands), in file order.
 public struct Replayer: Sendable {
     public let ingestor: Ingestor
+    public let projector: Projector
     /// Wall-clock speed-up: `nil` replays instantly, `2` at twice the real time between messages.
     public let speed: Double?
+    /// Messages appended per transaction when replaying instantly.
+    public let batchSize: Int
 
-    public init(ingestor: Ingestor, speed: Double? = nil) {
+    public init(ingestor: Ingestor, projector: Projector = Projector(), speed: Double? = nil, batchSize: Int = 500) {
         self.ingestor = ingestor
+        self.projector = projector
         self.speed = speed
+        self.batchSize = batchSize
     }
 
-    /// Parses every file first (a bad line stops the replay before anything is stored), then ingests
-    /// each message in its own transaction, calling `emit` for every command planned.
+    /// Parses every file first (a bad line stops the replay before anything is stored), then appends
+    /// the messages in order, projects them and calls `emit` for every command they planned.
     ///
     /// - Throws: ``FeedFileError`` for an unreadable or invalid file, ``ReplayError`` for a message
-    ///   the fold refuses (nothing of it is stored), or a database error.
+    ///   the fold refuses (the messages before it stay stored, nothing of it is), or a database error.
     public func replay(
         files: [String], emit: (LiveActivityCommand) throws -> Void
     ) async throws -> ReplaySummary {
         var messages: [SourcedMessage] = []
         for file in files { messages += try FeedFile.read(file) }
         var summary = ReplaySummary()
+        var start = 0
         var previousAt: Date?
-        for sourced in messages {
+        while start < messages.count {
+            let end = speed == nil ? min(start + batchSize, messages.count) : start + 1
             if let speed, let previousAt {
-                let gap = sourced.message.at.timeIntervalSince(previousAt) / speed
+                let gap = messages[start].message.at.timeIntervalSince(previousAt) / speed
                 if gap > 0 { try await Task.sleep(nanoseconds: UInt64(min(gap, 3600) * 1_000_000_000)) }
             }
-            previousAt = sourced.message.at
-            let result: IngestResult
+            previousAt = messages[start].message.at
+            let batch = messages[start..<end]
             do {
-                result = try await ingestor.ingest(sourced.message)
-            } catch let error as StoreError {
-                throw ReplayError(file: sourced.file, line: sourced.line, underlying: error.description)
+                let outcomes = try await ingestor.ingest(batch.map(\.message))
+                summary.count(outcomes, of: batch)
+                try await project(outcomes, summary: &summary, emit: emit)
+            } catch let rejection as IngestRejection {
+                summary.count(rejection.outcomes, of: batch)
+                try await project(rejection.outcomes, summary: &summary, emit: emit)
+                let refused = batch[batch.startIndex + rejection.index]
+                throw ReplayError(file: refused.file, line: refused.line, underlying: rejection.description)
             }
-            summary.messages += 1
-            summary.games.insert(sourced.message.gameId)
-            switch result.outcome {
-            case .appended: summary.accepted += 1
-            case .duplicate: summary.duplicates += 1
-            }
-            if let command = result.command {
-                summary.commands += 1
-                try emit(command)
-            }
+            start = end
         }
         return summary
+    }
+
+    /// Brings the projection up to date and emits the commands planned from these appends.
+    private func project(
+        _ outcomes: [AppendOutcome], summary: inout ReplaySummary, emit: (LiveActivityCommand) throws -> Void
+    ) async throws {
+        let positions = outcomes.compactMap { outcome -> Int? in
+            if case .appended(let position, _) = outcome { return position }
+            return nil
+        }
+        guard !positions.isEmpty else { return }
+        let connection = ingestor.connection
+        try await projector.catchUp(connection)
+        let commands = try await connection.withSession { try PushCommands.forPositions(positions, in: $0) }
+        summary.commands += commands.count
+        for command in commands { try emit(command) }
     }
 }

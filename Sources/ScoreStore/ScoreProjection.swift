@@ -2,21 +2,26 @@ import Foundation
 import PostgresClient
 import ScoreDomain
 
-/// The `score_states` projection: one row per game, written in the transaction that appends the
-/// event it folds, with the event's global position as its checkpoint.
+/// The `score_states` projection: one row per game, written by the ``Projector`` with the global
+/// position of the last event folded into it.
 public enum ScoreProjection {
     private static let columns = """
         game_id, home::text AS home, away::text AS away, starts_at, home_score, away_score, inning, half, outs,
         status, version, updated_at
         """
 
-    /// Writes `state` as the game's row, checkpointed at global `position`.
-    public static func save(_ state: ScoreState, position: Int, in session: PostgresSession) throws {
+    /// Writes the states as their games' rows in one statement, each checkpointed at the global
+    /// position of the last event folded into it.
+    public static func save(_ states: [ScoreState], positions: [String: Int], in session: PostgresSession) throws {
+        guard !states.isEmpty else { return }
         try session.query(
             """
             INSERT INTO score_states (game_id, home, away, starts_at, home_score, away_score, inning, half, outs,
                                       status, version, updated_at, position)
-            VALUES ($1, $2::jsonb, $3::jsonb, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+            SELECT g, h::jsonb, a::jsonb, sa, hs, aws, i, hf, o, st, v, u, p
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::int[], $6::int[], $7::int[],
+                        $8::text[], $9::int[], $10::text[], $11::bigint[], $12::timestamptz[], $13::bigint[])
+                AS r(g, h, a, sa, hs, aws, i, hf, o, st, v, u, p)
             ON CONFLICT (game_id) DO UPDATE SET
                 home = EXCLUDED.home, away = EXCLUDED.away, starts_at = EXCLUDED.starts_at,
                 home_score = EXCLUDED.home_score, away_score = EXCLUDED.away_score, inning = EXCLUDED.inning,
@@ -24,19 +29,29 @@ public enum ScoreProjection {
                 updated_at = EXCLUDED.updated_at, position = EXCLUDED.position
             """,
             [
-                state.gameId, try teamJSON(state.home), try teamJSON(state.away), state.startsAt, state.homeScore,
-                state.awayScore, state.inningNumber, state.half.rawValue, state.outs, state.status.rawValue,
-                state.version, state.updatedAt, position,
+                states.map(\.gameId), try states.map { try teamJSON($0.home) },
+                try states.map { try teamJSON($0.away) },
+                states.map(\.startsAt), states.map(\.homeScore), states.map(\.awayScore), states.map(\.inningNumber),
+                states.map(\.half.rawValue), states.map(\.outs), states.map(\.status.rawValue), states.map(\.version),
+                states.map(\.updatedAt), states.map { positions[$0.gameId] ?? 0 },
             ])
     }
 
+    /// The states of the named games that exist, by game id.
+    public static func load(_ gameIds: [String], in session: PostgresSession) throws -> [String: ScoreState] {
+        let result = try session.query(
+            "SELECT \(columns) FROM score_states WHERE game_id = ANY($1::text[])", [gameIds])
+        var states: [String: ScoreState] = [:]
+        for row in result.rows {
+            let state = try decode(row)
+            states[state.gameId] = state
+        }
+        return states
+    }
+
     /// The state of one game, or `nil` when the game is unknown.
-    public static func load(_ gameId: String, forUpdate: Bool = false, in session: PostgresSession) throws
-        -> ScoreState?
-    {
-        let lock = forUpdate ? " FOR UPDATE" : ""
-        let result = try session.query("SELECT \(columns) FROM score_states WHERE game_id = $1\(lock)", [gameId])
-        return result.count == 0 ? nil : try decode(result[0])
+    public static func load(_ gameId: String, in session: PostgresSession) throws -> ScoreState? {
+        try load([gameId], in: session)[gameId]
     }
 
     /// Every game, most recently scheduled first, optionally only those with `status`.

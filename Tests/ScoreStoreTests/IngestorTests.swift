@@ -6,97 +6,139 @@ import ScoreFeedTesting
 import ScoreStore
 import Testing
 
-@Suite("ingest: fold before append, projection and commands in the same transaction")
+@Suite("ingest: the fold checks every message before it is appended")
 struct IngestorTests {
-    @Test("an accepted message appends, projects and plans a command")
+    let started = #"{"id":"m2","gameId":"g1","at":"2026-04-01T17:10:00Z","type":"game.started"}"#
+    let homeRun = #"{"id":"r1","gameId":"g1","at":"2026-04-01T17:20:00Z","type":"run.scored","team":"home"}"#
+
+    @Test("accepted messages are appended; the projector then projects them and plans their commands")
     func accepted() async throws {
         try await withStore { connection in
             let ingestor = Ingestor(connection: connection)
-            let result = try await ingestor.ingest(try message(scheduledJSON))
-            #expect(result.outcome == .appended(position: 1, version: 1))
-            #expect(result.state?.status == .scheduled)
-            let started = try await ingestor.ingest(
-                try message(#"{"id":"m2","gameId":"g1","at":"2026-04-01T17:10:00Z","type":"game.started"}"#))
-            #expect(started.command?.event == .update)
-            #expect(started.command?.priority == 10)
+            #expect(try await ingestor.ingest(try message(scheduledJSON)) == .appended(position: 1, version: 1))
+            #expect(try await ingestor.ingest(try message(started)) == .appended(position: 2, version: 2))
+            let projected = try await Projector().catchUp(connection)
+            #expect(projected == 2)
             let stored = try await connection.withSession { try ScoreProjection.load("g1", in: $0) }
-            #expect(stored == started.state)
+            #expect(stored?.status == .inprogress)
             #expect(stored?.inning == "Top 1st")
+            #expect(stored?.version == 2)
             let commands = try await connection.withSession { try PushCommands.forGame("g1", in: $0) }
-            #expect(commands.last == started.command)
-            let checkpoint = try await connection.query("SELECT position FROM score_states WHERE game_id = 'g1'")
-            #expect(try checkpoint[0].int("position") == 2)
+            #expect(commands.map(\.priority) == [5, 10])
+            let checkpoint = try await connection.withSession { try Projector.checkpoint(in: $0) }
+            #expect(checkpoint == 2)
+            #expect(try await Projector().catchUp(connection) == 0)
         }
     }
 
-    @Test("a message the fold refuses is rejected before it is appended: nothing of it is stored")
+    @Test("a message the fold refuses is not appended, and its id is not consumed")
     func rejected() async throws {
         try await withStore { connection in
             let ingestor = Ingestor(connection: connection)
             _ = try await ingestor.ingest(try message(scheduledJSON))
-            let before = try await connection.withSession { try ScoreProjection.load("g1", in: $0) }
-            let commandsBefore = try await count("push_commands", connection)
-            let run = try message(
-                #"{"id":"m2","gameId":"g1","at":"2026-04-01T17:20:00Z","type":"run.scored","team":"home"}"#)
-            let error = await #expect(throws: StoreError.self) { try await ingestor.ingest(run) }
+            let error = await #expect(throws: IngestRejection.self) { try await ingestor.ingest(try message(homeRun)) }
             #expect(error?.code == "not-in-progress")
-            let value6 = try await count("events", connection)
-            #expect(value6 == 1)
-            let commandsAfter = try await count("push_commands", connection)
-            #expect(commandsAfter == commandsBefore)
-            #expect(try await connection.withSession { try ScoreProjection.load("g1", in: $0) } == before)
-            // The refused id was not consumed: once the game starts, the same message is accepted.
-            _ = try await ingestor.ingest(
-                try message(#"{"id":"m3","gameId":"g1","at":"2026-04-01T17:10:00Z","type":"game.started"}"#))
-            #expect(try await ingestor.ingest(run).outcome == .appended(position: 3, version: 3))
+            #expect(error?.index == 0)
+            let events = try await count("events", connection)
+            #expect(events == 1)
+            _ = try await ingestor.ingest(try message(started))
+            #expect(try await ingestor.ingest(try message(homeRun)) == .appended(position: 3, version: 3))
         }
     }
 
     @Test("a message for an unknown game is refused")
     func unknownGame() async throws {
         try await withStore { connection in
-            let started = try message(#"{"id":"x","gameId":"nope","at":"2026-04-01T17:10:00Z","type":"game.started"}"#)
-            let error = await #expect(throws: StoreError.self) {
-                try await Ingestor(connection: connection).ingest(started)
+            let start = try message(#"{"id":"x","gameId":"nope","at":"2026-04-01T17:10:00Z","type":"game.started"}"#)
+            let error = await #expect(throws: IngestRejection.self) {
+                try await Ingestor(connection: connection).ingest(start)
             }
             #expect(error?.code == "game-not-scheduled")
-            let value8 = try await count("events", connection)
-            #expect(value8 == 0)
+            let events = try await count("events", connection)
+            #expect(events == 0)
         }
     }
 
-    @Test("a duplicate reports the stored position and plans nothing")
-    func duplicate() async throws {
+    @Test("a batch is all or nothing when partial is off; with partial on, the messages before a refusal stay")
+    func batches() async throws {
         try await withStore { connection in
             let ingestor = Ingestor(connection: connection)
-            _ = try await ingestor.ingest(try message(scheduledJSON))
-            let again = try await ingestor.ingest(try message(scheduledJSON))
-            #expect(again == IngestResult(outcome: .duplicate(position: 1), state: nil, command: nil))
+            let batch = try [scheduledJSON, started, homeRun].map(message)
+            // A second start: refused before the game is scheduled, and again once it has started.
+            let refused = try [started.replacingOccurrences(of: "\"m2\"", with: "\"m9\"")].map(message)
+            let whole = await #expect(throws: IngestRejection.self) {
+                try await ingestor.ingest(refused + batch, partial: false)
+            }
+            #expect(whole?.index == 0)
+            let none = try await count("events", connection)
+            #expect(none == 0)
+            let prefix = await #expect(throws: IngestRejection.self) {
+                try await ingestor.ingest(batch + refused + batch)
+            }
+            #expect(prefix?.index == 3)
+            #expect(
+                prefix?.outcomes == [
+                    .appended(position: 1, version: 1), .appended(position: 2, version: 2),
+                    .appended(position: 3, version: 3),
+                ])
+            let three = try await count("events", connection)
+            #expect(three == 3)
         }
     }
 
-    @Test("concurrent writers on one game never lose or fork the stream")
+    @Test("duplicates inside a batch and across batches take no version and report the stored position")
+    func duplicates() async throws {
+        try await withStore { connection in
+            let ingestor = Ingestor(connection: connection)
+            let first = try await ingestor.ingest(try [scheduledJSON, scheduledJSON, started].map(message))
+            #expect(
+                first == [
+                    .appended(position: 1, version: 1), .duplicate(position: 1), .appended(position: 2, version: 2),
+                ])
+            let second = try await ingestor.ingest(try [started, homeRun, homeRun].map(message))
+            #expect(second == [.duplicate(position: 2), .appended(position: 3, version: 3), .duplicate(position: 3)])
+        }
+    }
+
+    @Test("one batch can span several games, each stream gets its own versions")
+    func manyGames() async throws {
+        try await withStore { connection in
+            let other = scheduledJSON.replacingOccurrences(of: "\"g1\"", with: "\"g2\"")
+                .replacingOccurrences(of: "\"m1\"", with: "\"n1\"")
+            let otherStart = started.replacingOccurrences(of: "\"g1\"", with: "\"g2\"")
+                .replacingOccurrences(of: "\"m2\"", with: "\"n2\"")
+            let outcomes = try await Ingestor(connection: connection).ingest(
+                try [scheduledJSON, other, otherStart, started].map(message))
+            #expect(
+                outcomes == [
+                    .appended(position: 1, version: 1), .appended(position: 2, version: 1),
+                    .appended(position: 3, version: 2), .appended(position: 4, version: 2),
+                ])
+        }
+    }
+
+    @Test("writers with stale caches on one game never lose or fork the stream")
     func concurrentWriters() async throws {
         try await withStore { connection in
-            _ = try await Ingestor(connection: connection).ingest(try message(scheduledJSON))
-            _ = try await Ingestor(connection: connection).ingest(
-                try message(#"{"id":"s","gameId":"g1","at":"2026-04-01T17:10:00Z","type":"game.started"}"#))
+            _ = try await Ingestor(connection: connection).ingest(try [scheduledJSON, started].map(message))
+            let url = try await TestURL.current(connection)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for writer in 0..<4 {
                     group.addTask {
-                        let own = try await PostgresConnection.connect(try TestURL.current(connection))
+                        let own = try await PostgresConnection.connect(url)
                         let ingestor = Ingestor(connection: own)
                         for n in 0..<10 {
-                            let run = try message(
-                                #"{"id":"w\#(writer)-\#(n)","gameId":"g1","at":"2026-04-01T17:30:00Z","type":"run.scored","team":"away"}"#
-                            )
-                            _ = try await ingestor.ingest(run)
+                            _ = try await ingestor.ingest(
+                                try message(
+                                    #"{"id":"w\#(writer)-\#(n)","gameId":"g1","at":"2026-04-01T17:30:00Z","type":"run.scored","team":"away"}"#
+                                ))
                         }
                         await own.close()
                     }
                 }
                 try await group.waitForAll()
             }
+            try await Projector().catchUp(connection)
             let state = try await connection.withSession { try ScoreProjection.load("g1", in: $0) }
             #expect(state?.awayScore == 40)
             #expect(state?.version == 42)
@@ -107,27 +149,12 @@ struct IngestorTests {
             #expect(try timestamps[0].int("n") == timestamps[0].int("total"))
         }
     }
-
-    @Test("the projection equals the fold of the game's log")
-    func projectionMatchesLog() async throws {
-        try await withStore { connection in
-            let replayer = Replayer(ingestor: Ingestor(connection: connection))
-            _ = try await replayer.replay(files: [fixture("plain-nine.jsonl")]) { _ in }
-            let games = try await connection.withSession { try ScoreProjection.all(in: $0) }
-            for game in games {
-                let events = try await connection.withSession { try EventLog.readStream(game.gameId, in: $0) }
-                var folded: ScoreState?
-                for event in events { folded = try ScoreFold.apply(event.message, to: folded) }
-                #expect(folded == game)
-            }
-        }
-    }
 }
 
 /// The URL of the schema a connection is using, so a test can open more connections to it.
 enum TestURL {
     static func current(_ connection: PostgresConnection) async throws -> String {
         let schema = try await connection.query("SELECT current_schema() AS s")[0].string("s")
-        return ScoreFeedTesting.TestDatabase.scoped(try ScoreFeedTesting.TestDatabase.url(), schema: schema)
+        return TestDatabase.scoped(try TestDatabase.url(), schema: schema)
     }
 }

@@ -1,0 +1,115 @@
+import LiveActivity
+import Logging
+import PostgresClient
+import ScoreDomain
+
+/// Builds the `score_states` projection and plans Live Activity commands from the event log.
+///
+/// Each step reads the next page of events after the projector's checkpoint and, in ONE
+/// transaction, writes the changed `score_states` rows, the planned `push_commands` and the new
+/// checkpoint. The checkpoint row is locked for the transaction, so two projectors never apply the
+/// same events; a crash between any two steps loses or repeats nothing.
+public struct Projector: Sendable {
+    /// The checkpoint's name in `projection_checkpoints`.
+    public static let name = "score_states"
+
+    public let planner: PlannerConfig
+    public let pageSize: Int
+
+    public init(planner: PlannerConfig = PlannerConfig(), pageSize: Int = 1000) {
+        self.planner = planner
+        self.pageSize = pageSize
+    }
+
+    /// Applies every event not yet projected. Returns how many events it applied.
+    @discardableResult
+    public func catchUp(_ connection: PostgresConnection) async throws -> Int {
+        var total = 0
+        while true {
+            let applied = try await step(connection)
+            total += applied
+            if applied == 0 { return total }
+        }
+    }
+
+    /// Applies at most one page of events in one transaction. Returns how many it applied.
+    public func step(_ connection: PostgresConnection) async throws -> Int {
+        let planner = self.planner
+        let pageSize = self.pageSize
+        return try await connection.transaction { tx in
+            try Self.applyPage(pageSize: pageSize, planner: planner, in: tx)
+        }
+    }
+
+    /// Empties `score_states` and folds the whole log again, in one transaction, without planning
+    /// commands (those already planned stay as they are). Returns the number of events folded.
+    public func rebuild(_ connection: PostgresConnection) async throws -> Int {
+        let pageSize = self.pageSize
+        return try await connection.transaction { tx in
+            _ = try Self.lockCheckpoint(in: tx)
+            try tx.query("DELETE FROM score_states")
+            try tx.query(
+                "UPDATE projection_checkpoints SET position = 0, updated_at = now() WHERE name = $1", [Self.name])
+            var total = 0
+            while true {
+                let applied = try Self.applyPage(pageSize: pageSize, planner: nil, in: tx)
+                total += applied
+                if applied == 0 { return total }
+            }
+        }
+    }
+
+    /// The projector's checkpoint: the global position of the last event it applied.
+    public static func checkpoint(in session: PostgresSession) throws -> Int {
+        let result = try session.query("SELECT position FROM projection_checkpoints WHERE name = $1", [name])
+        return result.count == 0 ? 0 : try result[0].int("position")
+    }
+
+    private static func lockCheckpoint(in tx: PostgresSession) throws -> Int {
+        try tx.query(
+            "INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING", [name])
+        let result = try tx.query("SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE", [name])
+        return try result[0].int("position")
+    }
+
+    /// One page inside the caller's transaction: fold the events after the checkpoint into the
+    /// states of their games, plan the commands (unless `planner` is nil), write states, commands
+    /// and checkpoint. Returns how many events it applied.
+    public static func applyPage(pageSize: Int, planner: PlannerConfig?, in tx: PostgresSession) throws -> Int {
+        let checkpoint = try lockCheckpoint(in: tx)
+        let events = try EventLog.readAll(afterPosition: checkpoint, limit: pageSize, in: tx)
+        guard let last = events.last else { return 0 }
+        let games = Array(Set(events.map(\.message.gameId)))
+        var states = try ScoreProjection.load(games, in: tx)
+        var lastTimestamps = planner == nil ? [:] : try PushCommands.lastTimestamps(games, in: tx)
+        var commands: [(LiveActivityCommand, Int)] = []
+        var touched = Set<String>()
+        for event in events {
+            let gameId = event.message.gameId
+            let previous = states[gameId]
+            let next: ScoreState
+            do {
+                next = try ScoreFold.apply(event.message, to: previous)
+            } catch {
+                throw StoreError.corruptEvent(position: event.position, reason: "the fold refuses it: \(error)")
+            }
+            states[gameId] = next
+            touched.insert(gameId)
+            if let planner,
+                let command = CommandPlanner.plan(
+                    previous: previous, next: next, event: event.message.event, lastTimestamp: lastTimestamps[gameId],
+                    config: planner)
+            {
+                lastTimestamps[gameId] = command.timestamp
+                commands.append((command, event.position))
+            }
+        }
+        let lastPositions = Dictionary(events.map { ($0.message.gameId, $0.position) }, uniquingKeysWith: max)
+        try ScoreProjection.save(touched.compactMap { states[$0] }, positions: lastPositions, in: tx)
+        try PushCommands.insert(commands, in: tx)
+        try tx.query(
+            "UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1",
+            [name, last.position])
+        return events.count
+    }
+}

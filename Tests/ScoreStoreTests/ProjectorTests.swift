@@ -1,0 +1,75 @@
+import Foundation
+import PostgresClient
+import ScoreDomain
+import ScoreStore
+import Testing
+
+@Suite("projector: checkpointed, rebuildable")
+struct ProjectorTests {
+    private func replayAll(_ connection: PostgresConnection) async throws {
+        let files = ["plain-nine", "extra-innings-walkoff", "delayed-postponed"].map { fixture("\($0).jsonl") }
+        _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: files) { _ in }
+    }
+
+    private func rows(_ table: String, _ connection: PostgresConnection) async throws -> [String] {
+        let result = try await connection.query("SELECT row_to_json(t)::text AS r FROM \(table) t ORDER BY 1")
+        return result.rows.map { $0.text(at: 0) ?? "" }
+    }
+
+    @Test("rebuild gives the same score_states, row for row, and plans no command twice")
+    func rebuild() async throws {
+        try await withStore { connection in
+            try await replayAll(connection)
+            let live = try await rows("score_states", connection)
+            let commands = try await count("push_commands", connection)
+            let folded = try await Projector(pageSize: 37).rebuild(connection)
+            #expect(folded == 93 + 76 + 36)
+            #expect(try await rows("score_states", connection) == live)
+            let after = try await count("push_commands", connection)
+            #expect(after == commands)
+            let checkpoint = try await connection.withSession { try Projector.checkpoint(in: $0) }
+            #expect(checkpoint == 205)
+        }
+    }
+
+    @Test("the projection equals the fold of each game's log")
+    func projectionMatchesLog() async throws {
+        try await withStore { connection in
+            try await replayAll(connection)
+            let games = try await connection.withSession { try ScoreProjection.all(in: $0) }
+            #expect(games.count == 3)
+            for game in games {
+                let events = try await connection.withSession { try EventLog.readStream(game.gameId, in: $0) }
+                var folded: ScoreState?
+                for event in events { folded = try ScoreFold.apply(event.message, to: folded) }
+                #expect(folded == game)
+            }
+        }
+    }
+
+    @Test("a page rolled back leaves rows, commands and checkpoint as they were; the next step redoes it")
+    func atomicPage() async throws {
+        struct Crash: Error {}
+        try await withStore { connection in
+            let messages = try FeedFile.read(fixture("plain-nine.jsonl")).map(\.message)
+            _ = try await Ingestor(connection: connection).ingest(messages)
+            // A projector that dies after writing but before committing.
+            await #expect(throws: Crash.self) {
+                try await connection.transaction { tx in
+                    _ = try Projector.applyPage(pageSize: 10, planner: .init(), in: tx)
+                    throw Crash()
+                }
+            }
+            let states = try await count("score_states", connection)
+            #expect(states == 0)
+            let commands = try await count("push_commands", connection)
+            #expect(commands == 0)
+            #expect(try await connection.withSession { try Projector.checkpoint(in: $0) } == 0)
+            #expect(try await Projector(pageSize: 10).step(connection) == 10)
+            #expect(try await connection.withSession { try Projector.checkpoint(in: $0) } == 10)
+            try await Projector().catchUp(connection)
+            let planned = try await count("push_commands", connection)
+            #expect(planned == 76)
+        }
+    }
+}
