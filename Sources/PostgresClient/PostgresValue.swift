@@ -42,21 +42,23 @@ extension Optional: PostgresEncodable where Wrapped: PostgresEncodable {
 extension Array: PostgresEncodable where Element: PostgresEncodable {
     /// A PostgreSQL array literal (`{"a","b",NULL}`) for `$n::text[]`-style binds.
     public var postgresText: String? {
-        var out = "{"
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        out.reserveCapacity(count * 16)
         for (index, element) in enumerated() {
-            if index > 0 { out += "," }
+            if index > 0 { out.append(UInt8(ascii: ",")) }
             guard let text = element.postgresText else {
-                out += "NULL"
+                out += "NULL".utf8
                 continue
             }
-            out += "\""
-            for ch in text.unicodeScalars {
-                if ch == "\"" || ch == "\\" { out += "\\" }
-                out.unicodeScalars.append(ch)
+            out.append(UInt8(ascii: "\""))
+            for byte in text.utf8 {
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { out.append(UInt8(ascii: "\\")) }
+                out.append(byte)
             }
-            out += "\""
+            out.append(UInt8(ascii: "\""))
         }
-        return out + "}"
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
 }
 
@@ -74,10 +76,33 @@ public enum PostgresTimestamp {
         }
         let (days, secondOfDay) = divFloor(seconds, 86_400)
         let (year, month, day) = civil(fromDays: days)
-        let text = String(
-            format: "%04d-%02d-%02d %02d:%02d:%02d.%06d+00", year, month, day, Int(secondOfDay / 3600),
-            Int(secondOfDay / 60 % 60), Int(secondOfDay % 60), Int(fraction))
-        return text
+        var out: [UInt8] = []
+        out.reserveCapacity(30)
+        func digits(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                out.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        digits(year, 4)
+        out.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        out.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        out.append(UInt8(ascii: " "))
+        digits(Int(secondOfDay / 3600), 2)
+        out.append(UInt8(ascii: ":"))
+        digits(Int(secondOfDay / 60 % 60), 2)
+        out.append(UInt8(ascii: ":"))
+        digits(Int(secondOfDay % 60), 2)
+        out.append(UInt8(ascii: "."))
+        digits(Int(fraction), 6)
+        out += "+00".utf8
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Parses `YYYY-MM-DD hh:mm:ss[.ffffff]+00[:mm]` as printed by PostgreSQL in ISO style.

@@ -38,10 +38,7 @@ public enum TestDatabase {
 
     /// `url` with `search_path` set to `schema` for every connection made with it.
     public static func scoped(_ url: String, schema: String) -> String {
-        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
-            return url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
-        }
-        return url + " options='-csearch_path=\(schema)'"
+        SearchPath.scoped(url, schema: schema)
     }
 }
 

@@ -63,15 +63,16 @@ public enum EventLog {
             """
             SELECT 'm' AS kind, message_id AS key, position AS value FROM events WHERE message_id = ANY($1::text[])
             UNION ALL
-            SELECT 's', stream_id, max(stream_version) FROM events WHERE stream_id = ANY($2::text[]) GROUP BY stream_id
+            SELECT 's', g, (SELECT stream_version FROM events WHERE stream_id = g ORDER BY stream_version DESC LIMIT 1)
+            FROM unnest($2::text[]) AS g
             """, [ids, games])
         var known: [String: Int] = [:]
         var versions: [String: Int] = [:]
         for row in stored.rows {
             if try row.string("kind") == "m" {
                 known[try row.string("key")] = try row.int("value")
-            } else {
-                versions[try row.string("key")] = try row.int("value")
+            } else if let version = try row.optionalInt("value") {
+                versions[try row.string("key")] = version
             }
         }
         for (game, expected) in expectedVersions where versions[game, default: 0] != expected {

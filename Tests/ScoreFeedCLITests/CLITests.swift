@@ -97,6 +97,42 @@ struct CLITests {
         }
     }
 
+    @Test("rebuild folds the log into the same projection")
+    func rebuild() async throws {
+        try await TestDatabase.withSchema { url in
+            let cli = CLI(databaseURL: url)
+            _ = try await cli.run("replay", "--out", "/dev/null", fixture("plain-nine.jsonl"))
+            let before = try await cli.run("games", "--json")
+            let run = try await cli.run("rebuild")
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.hasPrefix("rebuilt score_states: 1 game(s) from 76 event(s)"))
+            let after = try await cli.run("games", "--json")
+            #expect(after.stdout == before.stdout)
+        }
+    }
+
+    @Test("the benchmarks print the documented JSON fields")
+    func benchmarks() async throws {
+        try await TestDatabase.withSchema { url in
+            let cli = CLI(databaseURL: url)
+            let append = try await cli.run("bench", "append", "--json", "--plan", "1:5,10:30")
+            #expect(append.status == 0, "\(append.stderr)")
+            let rows = try JSONSerialization.jsonObject(with: Data(append.stdout.utf8)) as! [[String: Any]]
+            #expect(rows.map { $0["batch"] as? Int } == [1, 10])
+            for row in rows {
+                for key in ["events", "eventsPerSecond", "p50Ms", "p99Ms", "referenceEventsPerSecond", "ratio"] {
+                    #expect(row[key] != nil, "missing \(key)")
+                }
+            }
+            let fold = try await cli.run(
+                "bench", "fold", "--json", "--events", "1000", "--files", fixture("plain-nine.jsonl"))
+            #expect(fold.status == 0, "\(fold.stderr)")
+            let object = try JSONSerialization.jsonObject(with: Data(fold.stdout.utf8)) as! [String: Any]
+            #expect((object["events"] as? Int ?? 0) >= 1000)
+            #expect(object["eventsPerSecond"] != nil)
+        }
+    }
+
     @Test("db url prints SCOREFEED_DATABASE_URL when it is set")
     func databaseURL() async throws {
         let run = try await CLI(databaseURL: "postgresql://example@db.invalid/scorefeed").run("db", "url")

@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import PostgresClient
+import ScoreDomain
+import ScoreStore
+
+/// `scorefeed bench append --json`: appends at batch sizes 1, 100 and 1000 against a raw COPY.
+struct AppendBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "append",
+        abstract: "Append synthetic events at batch sizes 1, 100, 1000; compare with a raw COPY of as many rows.",
+        discussion: """
+            Runs in a throw-away schema of the configured database (dropped afterwards). Per batch size
+            it reports events/s, p50/p99 of one append call (one transaction), the rate of a raw COPY of
+            the same number of rows into a plain table on the same server, and their ratio.
+            """
+    )
+
+    @Flag(help: "Print JSON (the only format; kept for symmetry with the other benchmarks).")
+    var json = false
+
+    @Option(help: "Events appended per batch size, as size:count pairs.")
+    var plan = "1:2000,100:20000,1000:50000"
+
+    @Option(help: "Number of games the synthetic events are spread over.")
+    var games = 100
+
+    func run() async throws {
+        let sizes = try parsePlan()
+        let base = try await Runtime.databaseURL()
+        let schema = "bench_\(UUID().uuidString.prefix(8).lowercased())"
+        let admin = try await PostgresConnection.connect(base)
+        try await admin.execute(script: "CREATE SCHEMA \(schema)")
+        var results: [[String: Any]] = []
+        do {
+            let connection = try await PostgresConnection.connect(SearchPath.scoped(base, schema: schema))
+            try await Migrator().migrate(connection, logger: Runtime.logger)
+            try await connection.execute(
+                script: """
+                    CREATE TABLE copy_reference (stream_id text, stream_version bigint, message_id text, type text,
+                                                 data jsonb, occurred_at timestamptz)
+                    """)
+            for (batch, events) in sizes {
+                results.append(try await measure(batch: batch, events: events, connection))
+            }
+            await connection.close()
+        } catch {
+            try? await admin.execute(script: "DROP SCHEMA \(schema) CASCADE")
+            throw error
+        }
+        try await admin.execute(script: "DROP SCHEMA \(schema) CASCADE")
+        await admin.close()
+        try printJSON(results)
+    }
+
+    private func measure(batch: Int, events: Int, _ connection: PostgresConnection) async throws -> [String: Any] {
+        let start = Date(timeIntervalSince1970: 1_775_000_000)
+        let messages = (0..<events).map { n in
+            FeedMessage(
+                id: "bench-\(batch)-\(n)", gameId: "bench-\(batch)-g\(n % games)",
+                at: start.addingTimeInterval(Double(n)), event: .runScored(team: n % 2 == 0 ? .home : .away, runs: 1))
+        }
+        var versions: [String: Int] = [:]
+        var timings = Timings()
+        for chunkStart in stride(from: 0, to: messages.count, by: batch) {
+            let chunk = Array(messages[chunkStart..<min(chunkStart + batch, messages.count)])
+            let expected = Dictionary(
+                chunk.map { ($0.gameId, versions[$0.gameId] ?? 0) }, uniquingKeysWith: { a, _ in a })
+            let began = ContinuousClock.now
+            let outcomes = try await connection.transaction { tx in
+                try EventLog.lockForAppend(tx)
+                return try EventLog.append(chunk, expectedVersions: expected, in: tx)
+            }
+            timings.record(ContinuousClock.now - began)
+            for (message, outcome) in zip(chunk, outcomes) {
+                if case .appended(_, let version) = outcome { versions[message.gameId] = version }
+            }
+        }
+        let reference = try await copyRate(messages, connection)
+        let rate = Double(events) / timings.total
+        return [
+            "batch": batch, "events": events, "eventsPerSecond": rounded(rate, places: 0),
+            "p50Ms": rounded(timings.percentileMs(50), places: 3),
+            "p99Ms": rounded(timings.percentileMs(99), places: 3),
+            "referenceEventsPerSecond": rounded(reference, places: 0), "ratio": rounded(rate / reference, places: 3),
+        ]
+    }
+
+    /// Rows per second of one `COPY … FROM STDIN` of the same rows into a plain table, best of three.
+    private func copyRate(_ messages: [FeedMessage], _ connection: PostgresConnection) async throws -> Double {
+        var text = ""
+        for (n, message) in messages.enumerated() {
+            let fields = [
+                message.gameId, String(n + 1), message.id, message.event.type, message.canonicalJSON(),
+                PostgresTimestamp.format(message.at),
+            ]
+            text += fields.map { copyTextField($0) }.joined(separator: "\t") + "\n"
+        }
+        var best = Double.infinity
+        for _ in 0..<3 {
+            let data = text
+            let began = ContinuousClock.now
+            _ = try await connection.transaction { tx in
+                try tx.copyIn("COPY copy_reference FROM STDIN", data: data)
+            }
+            best = min(best, (ContinuousClock.now - began) / .seconds(1))
+            try await connection.execute(script: "TRUNCATE copy_reference")
+        }
+        return Double(messages.count) / best
+    }
+
+    private func parsePlan() throws -> [(Int, Int)] {
+        try plan.split(separator: ",").map { pair in
+            let parts = pair.split(separator: ":").compactMap { Int($0) }
+            guard parts.count == 2, parts[0] > 0, parts[1] >= parts[0] else {
+                throw ValidationError("--plan wants size:count pairs such as 1:2000,100:20000")
+            }
+            return (parts[0], parts[1])
+        }
+    }
+}

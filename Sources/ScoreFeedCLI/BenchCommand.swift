@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+
+/// `scorefeed bench …`: speed measurements with JSON output (numbers in docs/performance.md).
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure throughput and latency; prints JSON. Build with -c release for real numbers.",
+        subcommands: [AppendBench.self, FoldBench.self]
+    )
+}
+
+/// Percentiles and rates over a list of durations.
+struct Timings {
+    private(set) var seconds: [Double] = []
+
+    mutating func record(_ duration: Duration) { seconds.append(duration / .seconds(1)) }
+
+    var total: Double { seconds.reduce(0, +) }
+
+    /// The `p`-th percentile (nearest rank) in milliseconds.
+    func percentileMs(_ p: Double) -> Double {
+        guard !seconds.isEmpty else { return 0 }
+        let sorted = seconds.sorted()
+        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[max(0, min(sorted.count - 1, rank))] * 1000
+    }
+}
+
+/// Rounds for JSON output: rates to integers, milliseconds to microseconds.
+func rounded(_ value: Double, places: Int) -> Double {
+    let scale = pow(10, Double(places))
+    return (value * scale).rounded() / scale
+}
+
+/// Prints a JSON value (array or object) with sorted keys.
+func printJSON(_ value: Any) throws {
+    let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .prettyPrinted])
+    Output.line(String(decoding: data, as: UTF8.self))
+}
