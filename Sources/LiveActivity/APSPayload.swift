@@ -3,7 +3,8 @@ import ScoreDomain
 /// Builds the APNs request body `{"aps":{…}}` of one Live Activity push.
 ///
 /// Keys of `aps`: `timestamp`, `event`, `content-state` = `{"status":{"awayScore","homeScore",
-/// "inning","status"}}` (the reference app's `ContentState`), `stale-date` (updates only),
+/// "inning","status","outs","bases"}}` (the reference app's `ContentState` decodes the first four
+/// and ignores the others), `stale-date` (updates only),
 /// `dismissal-date` (end only) and, for priority-10 moments, `alert` = `{title, body, sound}`.
 /// Never contains `null`.
 struct APSPayload {
@@ -33,6 +34,8 @@ struct APSPayload {
                     "awayScore": .int(state.awayScore),
                     "inning": .string(state.inning),
                     "status": .string(state.status.rawValue),
+                    "outs": .int(state.outs),
+                    "bases": state.bases.jsonValue,
                 ])
             ]),
         ]

@@ -61,7 +61,7 @@ public enum CommandPlanner {
             return "Postponed"
         case .gameEnded(.cancelled):
             return "Cancelled"
-        case .gameScheduled, .inningChanged, .outRecorded, .statusChanged, .gameEnded:
+        case .gameScheduled, .inningChanged, .outRecorded, .basesChanged, .statusChanged, .gameEnded:
             return nil
         }
     }

@@ -81,8 +81,9 @@ public struct LocalCluster: Sendable {
         if try await status() == .notInitialized {
             try await initialize(binaries, logger: logger)
         }
-        var options = "-c listen_addresses='' -p \(Self.defaultPort)"
-        if let tcpPort { options = "-c listen_addresses=127.0.0.1 -p \(tcpPort)" }
+        // Room for a test suite's parallel connections and a server's pools.
+        var options = "-c max_connections=300 -c listen_addresses='' -p \(Self.defaultPort)"
+        if let tcpPort { options = "-c max_connections=300 -c listen_addresses=127.0.0.1 -p \(tcpPort)" }
         logger.info("starting embedded PostgreSQL", metadata: ["db.home": "\(home.path)"])
         let result = try await run(
             binaries.pgCtl,

@@ -49,6 +49,13 @@ struct FeedFields {
         return number
     }
 
+    /// A JSON `true` or `false` (`1`, `"true"` and `null` are not booleans); `defaultValue` when absent.
+    func boolean(_ key: String, default defaultValue: Bool) throws(FeedError) -> Bool {
+        guard let value = members[key] else { return defaultValue }
+        guard case .bool(let flag) = value else { throw .invalid(path(key), "must be true or false") }
+        return flag
+    }
+
     /// An RFC 3339 timestamp string.
     func timestamp(_ key: String) throws(FeedError) -> Date {
         let rule = "must be an RFC 3339 timestamp like 2026-04-01T19:05:00Z"

@@ -42,6 +42,10 @@ public struct FeedMessage: Sendable, Equatable {
             members["runs"] = .int(runs)
         case .outRecorded(let outs):
             members["outs"] = .int(outs)
+        case .basesChanged(let bases):
+            members["first"] = .bool(bases.first)
+            members["second"] = .bool(bases.second)
+            members["third"] = .bool(bases.third)
         case .scoreCorrected(let homeScore, let awayScore):
             members["homeScore"] = .int(homeScore)
             members["awayScore"] = .int(awayScore)

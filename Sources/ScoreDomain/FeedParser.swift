@@ -109,6 +109,12 @@ public enum FeedParser {
                 runs: try fields.integer("runs", in: 1...4, default: 1))
         case "out.recorded":
             return .outRecorded(outs: try fields.integer("outs", in: 1...3, default: 1))
+        case "bases.changed":
+            return .basesChanged(
+                Bases(
+                    first: try fields.boolean("first", default: false),
+                    second: try fields.boolean("second", default: false),
+                    third: try fields.boolean("third", default: false)))
         case "score.corrected":
             return .scoreCorrected(
                 homeScore: try fields.integer("homeScore", in: 0...999),

@@ -15,6 +15,8 @@ public enum ScoreEvent: Sendable, Equatable {
     case runScored(team: Side, runs: Int)
     /// `outs` (1…3) outs recorded in the current half-inning.
     case outRecorded(outs: Int)
+    /// The runners on base after a play (all empty when a new half-inning begins).
+    case basesChanged(Bases)
     /// The provider corrects the score to these absolute values (0…999).
     case scoreCorrected(homeScore: Int, awayScore: Int)
     /// Interim status change; only `.inprogress`, `.delayed` or `.suspended`.
@@ -30,6 +32,7 @@ public enum ScoreEvent: Sendable, Equatable {
         case .inningChanged: "inning.changed"
         case .runScored: "run.scored"
         case .outRecorded: "out.recorded"
+        case .basesChanged: "bases.changed"
         case .scoreCorrected: "score.corrected"
         case .statusChanged: "status.changed"
         case .gameEnded: "game.ended"
@@ -39,6 +42,6 @@ public enum ScoreEvent: Sendable, Equatable {
     /// Every wire name, in the order of the cases.
     public static let allTypes: [String] = [
         "game.scheduled", "game.started", "inning.changed", "run.scored",
-        "out.recorded", "score.corrected", "status.changed", "game.ended",
+        "out.recorded", "bases.changed", "score.corrected", "status.changed", "game.ended",
     ]
 }

@@ -34,7 +34,7 @@ public enum ScoreFold {
     /// Rejects events whose values the parser would never produce.
     private static func validate(_ event: ScoreEvent) throws(FoldError) {
         switch event {
-        case .gameScheduled, .gameStarted:
+        case .gameScheduled, .gameStarted, .basesChanged:
             break
         case .inningChanged(let inning, _):
             guard (1...99).contains(inning) else { throw .invalidEvent(event, "inning must be between 1 and 99") }
@@ -80,6 +80,7 @@ public enum ScoreFold {
                 state.inningNumber = inning
                 state.half = half
                 state.outs = 0
+                state.bases = .empty
             }
 
         case .runScored(let team, let runs):
@@ -97,6 +98,10 @@ public enum ScoreFold {
             guard started, state.status == .inprogress else { throw .notInProgress(event, state) }
             guard state.outs + outs <= 3 else { throw .tooManyOuts(outs, state) }
             state.outs += outs
+
+        case .basesChanged(let bases):
+            guard started, state.status == .inprogress else { throw .notInProgress(event, state) }
+            state.bases = bases
 
         case .scoreCorrected(let homeScore, let awayScore):
             state.homeScore = homeScore

@@ -7,7 +7,7 @@ extension ScoreState: CustomStringConvertible {
 
 extension ScoreState: Codable {
     private enum CodingKeys: String, CodingKey {
-        case gameId, home, away, startsAt, homeScore, awayScore, inning, inningNumber, half, outs, status
+        case gameId, home, away, startsAt, homeScore, awayScore, inning, inningNumber, half, outs, bases, status
         case version, updatedAt
     }
 
@@ -25,6 +25,7 @@ extension ScoreState: Codable {
         try container.encode(inningNumber, forKey: .inningNumber)
         try container.encode(half, forKey: .half)
         try container.encode(outs, forKey: .outs)
+        try container.encode(bases, forKey: .bases)
         try container.encode(status, forKey: .status)
         try container.encode(version, forKey: .version)
         try container.encode(rfc3339(updatedAt), forKey: .updatedAt)
@@ -52,13 +53,14 @@ extension ScoreState: Codable {
             inningNumber: try container.decode(Int.self, forKey: .inningNumber),
             half: try container.decode(Half.self, forKey: .half),
             outs: try container.decode(Int.self, forKey: .outs),
+            bases: try container.decodeIfPresent(Bases.self, forKey: .bases) ?? .empty,
             status: try container.decode(GameStatus.self, forKey: .status),
             version: try container.decode(Int.self, forKey: .version),
             updatedAt: try date(.updatedAt))
     }
 
     /// The state as a JSON object with the keys `gameId`, `home`, `away`, `startsAt`, `homeScore`,
-    /// `awayScore`, `inning` (display string), `inningNumber`, `half`, `outs`, `status`, `version`,
+    /// `awayScore`, `inning` (display string), `inningNumber`, `half`, `outs`, `bases`, `status`, `version`,
     /// `updatedAt`.
     public var jsonValue: JSONValue {
         .object([
@@ -72,6 +74,7 @@ extension ScoreState: Codable {
             "inningNumber": .int(inningNumber),
             "half": .string(half.rawValue),
             "outs": .int(outs),
+            "bases": bases.jsonValue,
             "status": .string(status.rawValue),
             "version": .int(version),
             "updatedAt": .string(rfc3339(updatedAt)),

@@ -46,6 +46,8 @@ public struct ScoreState: Sendable, Equatable {
     public var half: Half
     /// Outs in the current half-inning, 0…3 (three outs stay until the next `inning.changed`).
     public var outs: Int
+    /// Runners on base in the current half-inning (empty when it begins).
+    public var bases: Bases
     public var status: GameStatus
     /// Number of events folded, i.e. the stream version of the last folded event.
     public var version: Int
@@ -55,7 +57,8 @@ public struct ScoreState: Sendable, Equatable {
     /// Creates a state. Normally states come from ``ScoreFold``; this is for tests and snapshots.
     public init(
         gameId: String, home: Team, away: Team, startsAt: Date, homeScore: Int = 0, awayScore: Int = 0,
-        inningNumber: Int = 0, half: Half = .top, outs: Int = 0, status: GameStatus = .scheduled,
+        inningNumber: Int = 0, half: Half = .top, outs: Int = 0, bases: Bases = .empty,
+        status: GameStatus = .scheduled,
         version: Int = 1, updatedAt: Date
     ) {
         self.identity = Identity(gameId: gameId, home: home, away: away, startsAt: startsAt)
@@ -64,6 +67,7 @@ public struct ScoreState: Sendable, Equatable {
         self.inningNumber = inningNumber
         self.half = half
         self.outs = outs
+        self.bases = bases
         self.status = status
         self.version = version
         self.updatedAt = updatedAt
@@ -77,7 +81,8 @@ public struct ScoreState: Sendable, Equatable {
     /// Field-by-field equality of all stored values (`inning` is derived).
     public static func == (lhs: ScoreState, rhs: ScoreState) -> Bool {
         lhs.homeScore == rhs.homeScore && lhs.awayScore == rhs.awayScore && lhs.inningNumber == rhs.inningNumber
-            && lhs.half == rhs.half && lhs.outs == rhs.outs && lhs.status == rhs.status && lhs.version == rhs.version
+            && lhs.half == rhs.half && lhs.outs == rhs.outs && lhs.bases == rhs.bases && lhs.status == rhs.status
+            && lhs.version == rhs.version
             && lhs.updatedAt == rhs.updatedAt && lhs.sameIdentity(as: rhs)
     }
 
@@ -106,12 +111,13 @@ public struct ScoreState: Sendable, Equatable {
     }
 
     /// `true` when anything a fan can see differs from `old`: scores, inning number, half, outs,
-    /// status, teams or start time (or the game id). `version` and `updatedAt` are not compared.
+    /// bases, status, teams or start time (or the game id). `version` and `updatedAt` are not compared.
     /// `nil` counts as changed.
     public func contentChanged(from old: ScoreState?) -> Bool {
         guard let old else { return true }
         return homeScore != old.homeScore || awayScore != old.awayScore || inningNumber != old.inningNumber
-            || half != old.half || outs != old.outs || status != old.status || !sameIdentity(as: old)
+            || half != old.half || outs != old.outs || bases != old.bases || status != old.status
+            || !sameIdentity(as: old)
     }
 
     /// Position of the current half-inning in play order (Top n < Bottom n < Top n+1).

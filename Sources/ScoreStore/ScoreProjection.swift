@@ -7,7 +7,7 @@ import ScoreDomain
 public enum ScoreProjection {
     private static let columns = """
         game_id, home::text AS home, away::text AS away, starts_at, home_score, away_score, inning, half, outs,
-        status, version, updated_at
+        on_first, on_second, on_third, status, version, updated_at
         """
 
     /// Writes the states as their games' rows in one statement, each checkpointed at the global
@@ -17,22 +17,26 @@ public enum ScoreProjection {
         try session.query(
             """
             INSERT INTO score_states (game_id, home, away, starts_at, home_score, away_score, inning, half, outs,
-                                      status, version, updated_at, position)
-            SELECT g, h::jsonb, a::jsonb, sa, hs, aws, i, hf, o, st, v, u, p
+                                      on_first, on_second, on_third, status, version, updated_at, position)
+            SELECT g, h::jsonb, a::jsonb, sa, hs, aws, i, hf, o, b1, b2, b3, st, v, u, p
             FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::int[], $6::int[], $7::int[],
-                        $8::text[], $9::int[], $10::text[], $11::bigint[], $12::timestamptz[], $13::bigint[])
-                AS r(g, h, a, sa, hs, aws, i, hf, o, st, v, u, p)
+                        $8::text[], $9::int[], $10::bool[], $11::bool[], $12::bool[], $13::text[], $14::bigint[],
+                        $15::timestamptz[], $16::bigint[])
+                AS r(g, h, a, sa, hs, aws, i, hf, o, b1, b2, b3, st, v, u, p)
             ON CONFLICT (game_id) DO UPDATE SET
                 home = EXCLUDED.home, away = EXCLUDED.away, starts_at = EXCLUDED.starts_at,
                 home_score = EXCLUDED.home_score, away_score = EXCLUDED.away_score, inning = EXCLUDED.inning,
-                half = EXCLUDED.half, outs = EXCLUDED.outs, status = EXCLUDED.status, version = EXCLUDED.version,
+                half = EXCLUDED.half, outs = EXCLUDED.outs, on_first = EXCLUDED.on_first,
+                on_second = EXCLUDED.on_second, on_third = EXCLUDED.on_third, status = EXCLUDED.status,
+                version = EXCLUDED.version,
                 updated_at = EXCLUDED.updated_at, position = EXCLUDED.position
             """,
             [
                 states.map(\.gameId), try states.map { try teamJSON($0.home) },
                 try states.map { try teamJSON($0.away) },
                 states.map(\.startsAt), states.map(\.homeScore), states.map(\.awayScore), states.map(\.inningNumber),
-                states.map(\.half.rawValue), states.map(\.outs), states.map(\.status.rawValue), states.map(\.version),
+                states.map(\.half.rawValue), states.map(\.outs), states.map(\.bases.first), states.map(\.bases.second),
+                states.map(\.bases.third), states.map(\.status.rawValue), states.map(\.version),
                 states.map(\.updatedAt), states.map { positions[$0.gameId] ?? 0 },
             ])
     }
@@ -74,7 +78,10 @@ public enum ScoreProjection {
             gameId: try row.string("game_id"), home: try team(row.string("home")), away: try team(row.string("away")),
             startsAt: try row.date("starts_at"), homeScore: try row.int("home_score"),
             awayScore: try row.int("away_score"), inningNumber: try row.int("inning"), half: half,
-            outs: try row.int("outs"), status: status, version: try row.int("version"),
+            outs: try row.int("outs"),
+            bases: Bases(
+                first: try row.bool("on_first"), second: try row.bool("on_second"), third: try row.bool("on_third")),
+            status: status, version: try row.int("version"),
             updatedAt: try row.date("updated_at"))
     }
 

@@ -14,7 +14,8 @@ struct PayloadTests {
             CommandPlanner.plan(previous: previous, next: next, event: event, lastTimestamp: nil))
         let payload =
             #"{"aps":{"alert":{"body":"TEX 3 – 2 ANA, Top 4th","sound":"default","title":"Run scored"},"#
-            + #""content-state":{"status":{"awayScore":3,"homeScore":2,"inning":"Top 4th","status":"inprogress"}},"#
+            + #""content-state":{"status":{"awayScore":3,"bases":{"first":false,"second":false,"third":false},"homeScore":2,"inning":"Top 4th","outs":1,"#
+            + #""status":"inprogress"}},"#
             + #""event":"update","stale-date":1554146400,"timestamp":1554145500}}"#
         #expect(
             command
@@ -38,7 +39,8 @@ struct PayloadTests {
         #expect(
             command.jsonLine()
                 == #"{"event":"update","gameId":"g1","payload":{"aps":{"content-state":{"status":{"awayScore":0,"#
-                + #""homeScore":1,"inning":"Bottom 7th","status":"inprogress"}},"event":"update","#
+                + #""bases":{"first":false,"second":false,"third":false},"homeScore":1,"inning":"Bottom 7th","outs":1,"#
+                + #""status":"inprogress"}},"event":"update","#
                 + #""stale-date":1554153930,"timestamp":1554153030}},"priority":5,"timestamp":1554153030,"version":41}"#
         )
     }
@@ -54,7 +56,8 @@ struct PayloadTests {
         #expect(
             command.payload
                 == #"{"aps":{"alert":{"body":"TEX 4 – 5 ANA, Bottom 9th","sound":"default","title":"Final"},"#
-                + #""content-state":{"status":{"awayScore":4,"homeScore":5,"inning":"Bottom 9th","status":"closed"}},"#
+                + #""content-state":{"status":{"awayScore":4,"bases":{"first":false,"second":false,"third":false},"homeScore":5,"inning":"Bottom 9th","outs":2,"#
+                + #""status":"closed"}},"#
                 + #""dismissal-date":1554156180,"event":"end","timestamp":1554156060}}"#)
     }
 

@@ -103,7 +103,7 @@ struct FeedParserErrorTests {
             Case(
                 json: m(#""type":"run.scord","team":"home""#),
                 description:
-                    #"line 12: field "type": unknown message type "run.scord" (known: game.scheduled, game.started, inning.changed, run.scored, out.recorded, score.corrected, status.changed, game.ended) (message "m1")"#,
+                    #"line 12: field "type": unknown message type "run.scord" (known: game.scheduled, game.started, inning.changed, run.scored, out.recorded, bases.changed, score.corrected, status.changed, game.ended) (message "m1")"#,
                 code: "unknown-type"),
             Case(
                 json: #"{"id":"","gameId":"g 1","at":"x","type":"run.scored","runs":true}"#,

@@ -40,7 +40,7 @@ struct ScoreStateTests {
 
     static let stateJSON =
         #"{"away":{"code":"NYY","logo":"https://example.com/logos/nyy.png","name":"New York Yankees"},"awayScore":2,"#
-        + #""gameId":"g1","half":"bottom","home":{"code":"BOS","logo":"https://example.com/logos/bos.png","#
+        + #""bases":{"first":false,"second":false,"third":false},"gameId":"g1","half":"bottom","home":{"code":"BOS","logo":"https://example.com/logos/bos.png","#
         + #""name":"Boston Red Sox"},"homeScore":3,"inning":"Bottom 4th","inningNumber":4,"outs":1,"#
         + #""startsAt":"2019-04-01T19:05:00Z","status":"inprogress","updatedAt":"2019-04-01T19:30:00.250Z","version":17}"#
 

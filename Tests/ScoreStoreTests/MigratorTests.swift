@@ -23,13 +23,16 @@ struct MigratorTests {
         try await TestDatabase.withSchema { url in
             let connection = try await PostgresConnection.connect(url)
             let migrator = try Migrator()
-            #expect(migrator.migrations.map(\.version) == [1, 2, 3, 4])
+            #expect(migrator.migrations.map(\.version) == [1, 2, 3, 4, 5])
             let first = try await migrator.migrate(connection, logger: logger)
-            #expect(first.map(\.name) == ["event_log", "score_states", "push_commands", "projection_checkpoints"])
+            #expect(
+                first.map(\.name) == [
+                    "event_log", "score_states", "push_commands", "projection_checkpoints", "score_states_bases",
+                ])
             let second = try await migrator.migrate(connection, logger: logger)
             #expect(second.isEmpty)
             let recorded = try await connection.query("SELECT version FROM schema_migrations ORDER BY version")
-            #expect(try recorded.rows.map { try $0.int("version") } == [1, 2, 3, 4])
+            #expect(try recorded.rows.map { try $0.int("version") } == [1, 2, 3, 4, 5])
             await connection.close()
         }
     }
