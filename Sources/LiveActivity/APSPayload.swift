@@ -15,7 +15,10 @@ struct APSPayload {
     var event: LiveActivityEvent
     var timestamp: Int
     var alertTitle: String?
-    var config: PlannerConfig
+    var staleAfter: Int
+    var dismissAfter: Int
+    /// `relevance-score`, when the push carries one.
+    var relevanceScore: Int? = nil
 
     /// Alert body: away code, away score, en dash, home score, home code, display inning:
     /// `TEX 3 – 2 ANA, Top 4th`.
@@ -40,9 +43,10 @@ struct APSPayload {
             ]),
         ]
         switch event {
-        case .update: aps["stale-date"] = .int(timestamp + config.staleAfter)
-        case .end: aps["dismissal-date"] = .int(timestamp + config.dismissAfter)
+        case .update: aps["stale-date"] = .int(timestamp + staleAfter)
+        case .end: aps["dismissal-date"] = .int(timestamp + dismissAfter)
         }
+        if let relevanceScore { aps["relevance-score"] = .int(relevanceScore) }
         if let alertTitle {
             aps["alert"] = .object([
                 "title": .string(alertTitle),

@@ -34,7 +34,8 @@ public enum CommandPlanner {
         let timestamp = lastTimestamp.map { max(stateSecond, $0 + 1) } ?? stateSecond
         let alertTitle = self.alertTitle(previous: previous, next: next, event: event)
         let payload = APSPayload(
-            state: next, event: kind, timestamp: timestamp, alertTitle: alertTitle, config: config
+            state: next, event: kind, timestamp: timestamp, alertTitle: alertTitle, staleAfter: config.staleAfter,
+            dismissAfter: config.dismissAfter
         ).json()
         return LiveActivityCommand(
             gameId: next.gameId, event: kind, priority: alertTitle == nil ? 5 : 10, timestamp: timestamp,

@@ -1,0 +1,143 @@
+import Foundation
+import ScoreDomain
+
+/// The push throttle of ONE Live Activity: a pure state machine, time passed in.
+///
+/// - At most one update per ``ThrottlePolicy/minInterval``; changes inside the interval coalesce
+///   and the latest state goes out when it closes (trailing edge); nothing goes out when what the
+///   phone shows would not change.
+/// - Priority 10 with an alert only for moments a fan wants to feel (``Moment``), within an hourly
+///   budget; when it is spent those moments go out at priority 5 without an alert, never dropped.
+/// - The end goes out at once with `dismissal-date`, whatever the interval; nothing after it.
+/// - Near Apple's 8-hour limit the activity is ended deliberately with the current state.
+/// - `timestamp` strictly increases, even for two pushes in the same second.
+public struct ActivityThrottle: Sendable, Equatable, Codable {
+    /// The part of a state the phone shows; equal content means nothing to send.
+    struct Content: Sendable, Equatable, Codable {
+        var homeScore, awayScore, inningNumber, outs: Int
+        var half: Half
+        var bases: Bases
+        var status: GameStatus
+
+        init(_ state: ScoreState) {
+            homeScore = state.homeScore
+            awayScore = state.awayScore
+            inningNumber = state.inningNumber
+            outs = state.outs
+            half = state.half
+            bases = state.bases
+            status = state.status
+        }
+    }
+
+    /// An update waiting for the interval to close.
+    struct Pending: Sendable, Equatable, Codable {
+        var state: ScoreState
+        var alertTitle: String?
+        var due: Date
+    }
+
+    public let registeredAt: Date
+    public let frequentUpdates: Bool
+    private(set) var lastSentAt: Date?
+    private(set) var lastTimestamp: Int?
+    private(set) var shown: Content?
+    private(set) var latest: ScoreState?
+    private(set) var pending: Pending?
+    /// Times of the priority-10 pushes of the last hour.
+    private(set) var highPriority: [Date] = []
+    /// `true` once the end went out: nothing more is sent.
+    public private(set) var ended = false
+
+    public init(registeredAt: Date, frequentUpdates: Bool) {
+        self.registeredAt = registeredAt
+        self.frequentUpdates = frequentUpdates
+    }
+
+    /// Takes one accepted change of the game and returns the pushes due by `now`.
+    public mutating func receive(
+        previous: ScoreState?, next: ScoreState, event: ScoreEvent, at now: Date, policy: ThrottlePolicy
+    ) -> [ActivityPush] {
+        var pushes = tick(at: now, policy: policy)
+        guard !ended else { return pushes }
+        latest = next
+        let title = Moment.alertTitle(previous: previous, next: next, event: event)
+        if case .gameEnded = event {
+            pending = nil
+            pushes.append(send(next, event: .end, alertTitle: title, at: now, reason: .final, policy: policy))
+            return pushes
+        }
+        if let waiting = pending {
+            pending = Pending(state: next, alertTitle: title ?? waiting.alertTitle, due: waiting.due)
+            return pushes
+        }
+        guard shown != Content(next) else { return pushes }
+        if let lastSentAt, now < lastSentAt.addingTimeInterval(Double(policy.minInterval)) {
+            pending = Pending(
+                state: next, alertTitle: title, due: lastSentAt.addingTimeInterval(Double(policy.minInterval)))
+            return pushes
+        }
+        pushes.append(send(next, event: .update, alertTitle: title, at: now, reason: .immediate, policy: policy))
+        return pushes
+    }
+
+    /// Returns the pushes that became due by `now` without a new change: a coalesced update whose
+    /// interval closed (sent as of that moment), or the deliberate end before the 8-hour limit.
+    public mutating func tick(at now: Date, policy: ThrottlePolicy) -> [ActivityPush] {
+        var pushes: [ActivityPush] = []
+        guard !ended else { return pushes }
+        if let waiting = pending, waiting.due <= now {
+            pending = nil
+            if shown != Content(waiting.state) {
+                pushes.append(
+                    send(
+                        waiting.state, event: .update, alertTitle: waiting.alertTitle, at: waiting.due,
+                        reason: .coalesced, policy: policy))
+            }
+        }
+        let limit = registeredAt.addingTimeInterval(Double(policy.lifetime - policy.lifetimeMargin))
+        if now >= limit, let latest {
+            pending = nil
+            pushes.append(
+                send(
+                    latest, event: .end, alertTitle: nil, at: max(limit, lastSentAt ?? limit),
+                    reason: .lifetime, policy: policy))
+        }
+        return pushes
+    }
+
+    /// When ``tick(at:policy:)`` must run next, if ever: a pending update's due time or the
+    /// lifetime limit, whichever comes first.
+    public func nextDeadline(policy: ThrottlePolicy) -> Date? {
+        guard !ended else { return nil }
+        let limit = latest.map { _ in registeredAt.addingTimeInterval(Double(policy.lifetime - policy.lifetimeMargin)) }
+        switch (pending?.due, limit) {
+        case (let due?, let limit?): return min(due, limit)
+        case (let due?, nil): return due
+        case (nil, let limit): return limit
+        }
+    }
+
+    private mutating func send(
+        _ state: ScoreState, event: LiveActivityEvent, alertTitle: String?, at time: Date,
+        reason: ActivityPush.Reason, policy: ThrottlePolicy
+    ) -> ActivityPush {
+        highPriority.removeAll { $0 <= time.addingTimeInterval(-3600) }
+        let budget = frequentUpdates ? policy.frequentHourlyBudget : policy.hourlyBudget
+        let urgent = (alertTitle != nil || event == .end) && highPriority.count < budget
+        if urgent { highPriority.append(time) }
+        let second = Int(time.timeIntervalSince1970.rounded(.down))
+        let timestamp = lastTimestamp.map { max(second, $0 + 1) } ?? second
+        let payload = APSPayload(
+            state: state, event: event, timestamp: timestamp, alertTitle: urgent ? alertTitle : nil,
+            staleAfter: policy.staleAfter, dismissAfter: policy.dismissAfter, relevanceScore: Moment.relevance(state))
+        lastSentAt = time
+        lastTimestamp = timestamp
+        shown = Content(state)
+        if event == .end { ended = true }
+        return ActivityPush(
+            event: event, priority: urgent ? 10 : 5, timestamp: timestamp, sendAt: time,
+            expiration: timestamp + (event == .end ? policy.dismissAfter : policy.staleAfter), reason: reason,
+            version: state.version, payload: payload.json())
+    }
+}

@@ -1,0 +1,29 @@
+/// The knobs of the per-activity push throttle, with their defaults (see docs/throttling.md).
+public struct ThrottlePolicy: Sendable, Equatable, Codable {
+    /// At most one update per activity per this many seconds; changes in between coalesce.
+    public var minInterval: Int
+    /// Priority-10 pushes allowed per activity in any rolling hour.
+    public var hourlyBudget: Int
+    /// The same when the user granted frequent updates (`NSSupportsLiveActivitiesFrequentUpdates`).
+    public var frequentHourlyBudget: Int
+    /// `stale-date` = timestamp + this many seconds, on every update.
+    public var staleAfter: Int
+    /// `dismissal-date` = timestamp + this many seconds, on the end.
+    public var dismissAfter: Int
+    /// Apple ends an activity after 8 hours; we end it ourselves this many seconds before.
+    public var lifetime: Int
+    public var lifetimeMargin: Int
+
+    public init(
+        minInterval: Int = 10, hourlyBudget: Int = 12, frequentHourlyBudget: Int = 40, staleAfter: Int = 900,
+        dismissAfter: Int = 3600, lifetime: Int = 8 * 3600, lifetimeMargin: Int = 15 * 60
+    ) {
+        self.minInterval = minInterval
+        self.hourlyBudget = hourlyBudget
+        self.frequentHourlyBudget = frequentHourlyBudget
+        self.staleAfter = staleAfter
+        self.dismissAfter = dismissAfter
+        self.lifetime = lifetime
+        self.lifetimeMargin = lifetimeMargin
+    }
+}
