@@ -10,6 +10,7 @@ import ScoreDomain
 ///   budget; when it is spent those moments go out at priority 5 without an alert, never dropped.
 /// - The end goes out at once with `dismissal-date`, whatever the interval; nothing after it.
 /// - Near Apple's 8-hour limit the activity is ended deliberately with the current state.
+/// - Changes from before the registration (on the caller's clock) push nothing.
 /// - `timestamp` strictly increases, even for two pushes in the same second.
 public struct ActivityThrottle: Sendable, Equatable, Codable {
     /// The part of a state the phone shows; equal content means nothing to send.
@@ -37,6 +38,8 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
         var due: Date
     }
 
+    /// When the app registered the activity: changes before it push nothing, and Apple's 8 hours
+    /// count from it.
     public let registeredAt: Date
     public let frequentUpdates: Bool
     private(set) var lastSentAt: Date?
@@ -61,6 +64,8 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
         var pushes = tick(at: now, policy: policy)
         guard !ended else { return pushes }
         latest = next
+        // The activity did not exist yet (on the clock the caller runs on): remember, send nothing.
+        guard now >= registeredAt else { return pushes }
         let title = Moment.alertTitle(previous: previous, next: next, event: event)
         if case .gameEnded = event {
             pending = nil
@@ -95,8 +100,7 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
                         reason: .coalesced, policy: policy))
             }
         }
-        let limit = registeredAt.addingTimeInterval(Double(policy.lifetime - policy.lifetimeMargin))
-        if now >= limit, let latest {
+        if let limit = lifetimeLimit(policy), now >= limit, let latest {
             pending = nil
             pushes.append(
                 send(
@@ -110,12 +114,19 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
     /// lifetime limit, whichever comes first.
     public func nextDeadline(policy: ThrottlePolicy) -> Date? {
         guard !ended else { return nil }
-        let limit = latest.map { _ in registeredAt.addingTimeInterval(Double(policy.lifetime - policy.lifetimeMargin)) }
-        switch (pending?.due, limit) {
+        switch (pending?.due, lifetimeLimit(policy)) {
         case (let due?, let limit?): return min(due, limit)
         case (let due?, nil): return due
         case (nil, let limit): return limit
         }
+    }
+
+    /// When a coalesced update waits for its interval to close, the moment it does.
+    public var pendingDue: Date? { ended ? nil : pending?.due }
+
+    private func lifetimeLimit(_ policy: ThrottlePolicy) -> Date? {
+        guard latest != nil else { return nil }
+        return registeredAt.addingTimeInterval(Double(policy.lifetime - policy.lifetimeMargin))
     }
 
     private mutating func send(

@@ -32,7 +32,11 @@ struct ReplayCommand: AsyncParsableCommand {
     func run() async throws {
         let sink = try CommandSink(path: out)
         let connection = try await Runtime.openDatabase()
-        let replayer = Replayer(ingestor: Ingestor(connection: connection), speed: speed)
+        // Instant replays run the push throttles on the events' own clock (the same pushes every
+        // time); a replay at a chosen speed runs them on the wall clock, like the live service.
+        let clock: PushClock = speed == nil ? .eventTime : .wall({ Date() })
+        let replayer = Replayer(
+            ingestor: Ingestor(connection: connection), projector: Projector(clock: clock), speed: speed)
         let started = ContinuousClock.now
         let summary = try await replayer.replay(files: files) { command in try sink.write(command.jsonLine() + "\n") }
         try sink.close()

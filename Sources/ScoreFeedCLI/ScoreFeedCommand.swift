@@ -13,7 +13,7 @@ public struct ScoreFeedCommand: AsyncParsableCommand {
             """,
         subcommands: [
             DatabaseCommand.self, MigrateCommand.self, ReplayCommand.self, GamesCommand.self,
-            GameCommand.self, PushesCommand.self, RebuildCommand.self, BenchCommand.self,
+            GameCommand.self, PushesCommand.self, RebuildCommand.self, BenchCommand.self, ActivityCommand.self,
         ]
     )
 

@@ -1,3 +1,4 @@
+import Foundation
 import LiveActivity
 import Logging
 import PostgresClient
@@ -14,10 +15,17 @@ public struct Projector: Sendable {
     public static let name = "score_states"
 
     public let planner: PlannerConfig
+    public let throttle: ThrottlePolicy
+    public let clock: PushClock
     public let pageSize: Int
 
-    public init(planner: PlannerConfig = PlannerConfig(), pageSize: Int = 1000) {
+    public init(
+        planner: PlannerConfig = PlannerConfig(), throttle: ThrottlePolicy = ThrottlePolicy(),
+        clock: PushClock = .eventTime, pageSize: Int = 1000
+    ) {
         self.planner = planner
+        self.throttle = throttle
+        self.clock = clock
         self.pageSize = pageSize
     }
 
@@ -34,10 +42,9 @@ public struct Projector: Sendable {
 
     /// Applies at most one page of events in one transaction. Returns how many it applied.
     public func step(_ connection: PostgresConnection) async throws -> Int {
-        let planner = self.planner
-        let pageSize = self.pageSize
+        let projector = self
         return try await connection.transaction { tx in
-            try Self.applyPage(pageSize: pageSize, planner: planner, in: tx)
+            try Self.applyPage(pageSize: projector.pageSize, planner: projector.planner, pushes: projector, in: tx)
         }
     }
 
@@ -52,7 +59,7 @@ public struct Projector: Sendable {
                 "UPDATE projection_checkpoints SET position = 0, updated_at = now() WHERE name = $1", [Self.name])
             var total = 0
             while true {
-                let applied = try Self.applyPage(pageSize: pageSize, planner: nil, in: tx)
+                let applied = try Self.applyPage(pageSize: pageSize, planner: nil, pushes: nil, in: tx)
                 total += applied
                 if applied == 0 { return total }
             }
@@ -73,15 +80,20 @@ public struct Projector: Sendable {
     }
 
     /// One page inside the caller's transaction: fold the events after the checkpoint into the
-    /// states of their games, plan the commands (unless `planner` is nil), write states, commands
-    /// and checkpoint. Returns how many events it applied.
-    public static func applyPage(pageSize: Int, planner: PlannerConfig?, in tx: PostgresSession) throws -> Int {
+    /// states of their games, plan the game commands (unless `planner` is nil) and the pushes of
+    /// the games' activities (unless `pushes` is nil), write states, commands, pushes, throttles and
+    /// checkpoint. Returns how many events it applied.
+    public static func applyPage(
+        pageSize: Int, planner: PlannerConfig?, pushes: Projector?, in tx: PostgresSession
+    ) throws -> Int {
         let checkpoint = try lockCheckpoint(in: tx)
         let events = try EventLog.readAll(afterPosition: checkpoint, limit: pageSize, in: tx)
         guard let last = events.last else { return 0 }
         let games = Array(Set(events.map(\.message.gameId)))
         var states = try ScoreProjection.load(games, in: tx)
         var lastTimestamps = planner == nil ? [:] : try PushCommands.lastTimestamps(games, in: tx)
+        var activities = pushes == nil ? [:] : try Activities.throttles(games, in: tx)
+        var planned: [PlannedPush] = []
         var commands: [(LiveActivityCommand, Int)] = []
         var touched = Set<String>()
         for event in events {
@@ -103,13 +115,45 @@ public struct Projector: Sendable {
                 lastTimestamps[gameId] = command.timestamp
                 commands.append((command, event.position))
             }
+            if let pushes, var throttles = activities[gameId] {
+                let now = pushes.clock.now(event: event.message.at)
+                for index in throttles.indices {
+                    planned += throttles[index].1.receive(
+                        previous: previous, next: next, event: event.message.event, at: now, policy: pushes.throttle
+                    ).map {
+                        PlannedPush(activityId: throttles[index].0, gameId: gameId, position: event.position, push: $0)
+                    }
+                }
+                activities[gameId] = throttles
+            }
         }
         let lastPositions = Dictionary(events.map { ($0.message.gameId, $0.position) }, uniquingKeysWith: max)
         try ScoreProjection.save(touched.compactMap { states[$0] }, positions: lastPositions, in: tx)
         try PushCommands.insert(commands, in: tx)
+        if let pushes {
+            for (id, throttle) in activities.values.joined() {
+                try Activities.save(throttle, id: id, policy: pushes.throttle, in: tx)
+            }
+            try ActivityPushes.insert(planned, in: tx)
+        }
         try tx.query(
             "UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1",
             [name, last.position])
         return events.count
+    }
+}
+
+/// Which clock the push throttles run on.
+public enum PushClock: Sendable {
+    /// The time of each event: replays of past games give the same pushes every time.
+    case eventTime
+    /// The wall clock (or any clock passed in): live service, and replays at a chosen speed.
+    case wall(@Sendable () -> Date)
+
+    func now(event: Date) -> Date {
+        switch self {
+        case .eventTime: event
+        case .wall(let clock): clock()
+        }
     }
 }

@@ -78,12 +78,23 @@ public struct Replayer: Sendable {
             } catch let rejection as IngestRejection {
                 summary.count(rejection.outcomes, of: batch)
                 try await project(rejection.outcomes, summary: &summary, emit: emit)
+                try await flushPending(Array(summary.games))
                 let refused = batch[batch.startIndex + rejection.index]
                 throw ReplayError(file: refused.file, line: refused.line, underlying: rejection.description)
             }
             start = end
         }
+        try await flushPending(Array(summary.games))
         return summary
+    }
+
+    /// On the events' own clock no later event closes the last intervals: send what still waits.
+    private func flushPending(_ games: [String]) async throws {
+        guard case .eventTime = projector.clock, !games.isEmpty else { return }
+        let policy = projector.throttle
+        _ = try await ingestor.connection.transaction { tx in
+            try PushScheduler.flushPending(games: games, policy: policy, in: tx)
+        }
     }
 
     /// Brings the projection up to date and emits the commands planned from these appends.

@@ -165,6 +165,25 @@ struct ActivityThrottleTests {
             ])
     }
 
+    @Test("changes from before the registration push nothing; the first one after it does")
+    func beforeRegistration() {
+        var throttle = ActivityThrottle(registeredAt: T.date("2019-04-01T19:00:00Z"), frequentUpdates: false)
+        let policy = ThrottlePolicy()
+        var state = T.state(.inprogress, 1, .top)
+        var reasons: [[ActivityPush.Reason]] = []
+        for at in ["2019-04-01T18:00:00Z", "2019-04-01T18:59:59Z", "2019-04-01T19:00:00Z"] {
+            let next = T.fold(state, .outRecorded(outs: 1), at: at)
+            reasons.append(
+                throttle.receive(
+                    previous: state, next: next, event: .outRecorded(outs: 1), at: T.date(at), policy: policy
+                )
+                .map(\.reason))
+            state = next
+        }
+        #expect(reasons == [[], [], [.immediate]])
+        #expect(throttle.nextDeadline(policy: policy) == T.date("2019-04-02T02:45:00Z"))
+    }
+
     @Test("timestamps strictly increase even for two pushes in the same second")
     func timestamps() {
         var throttle = ActivityThrottle(registeredAt: T.date("2019-04-01T19:00:00Z"), frequentUpdates: false)

@@ -56,7 +56,7 @@ struct ProjectorTests {
             // A projector that dies after writing but before committing.
             await #expect(throws: Crash.self) {
                 try await connection.transaction { tx in
-                    _ = try Projector.applyPage(pageSize: 10, planner: .init(), in: tx)
+                    _ = try Projector.applyPage(pageSize: 10, planner: .init(), pushes: Projector(), in: tx)
                     throw Crash()
                 }
             }

@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import ScoreDomain
+import ScoreStore
+
+/// `scorefeed activity add|list|remove`: the Live Activities registered per game.
+struct ActivityCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "activity",
+        abstract: "Register, list and remove Live Activities (push tokens) per game.",
+        subcommands: [Add.self, List.self, Remove.self]
+    )
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Register an activity's push token for a game.")
+
+        @Argument(help: "The game id.")
+        var game: String
+
+        @Argument(help: "The activity's push token, in hexadecimal.")
+        var token: String
+
+        @Flag(help: "The token belongs to the APNs sandbox (development builds).")
+        var sandbox = false
+
+        @Flag(help: "The user granted frequent updates (a larger priority-10 budget).")
+        var frequent = false
+
+        @Option(help: "The app's bundle id (default: SCOREFEED_APNS_BUNDLE_ID).")
+        var bundleId: String?
+
+        @Option(help: "When the activity was started, as RFC 3339 (default: now). For instant replays of past games.")
+        var at: String?
+
+        func run() async throws {
+            guard let bundle = bundleId ?? Runtime.environment["SCOREFEED_APNS_BUNDLE_ID"], !bundle.isEmpty else {
+                throw ValidationError("give --bundle-id or set SCOREFEED_APNS_BUNDLE_ID")
+            }
+            do {
+                _ = try Activities.validate(gameId: game, token: token, bundleId: bundle)
+            } catch {
+                throw ValidationError(error.description)
+            }
+            var registered = Date()
+            if let at {
+                guard let parsed = parseRFC3339(at) else {
+                    throw ValidationError("--at must be an RFC 3339 timestamp such as 2026-05-12T23:55:00Z")
+                }
+                registered = parsed
+            }
+            let (game, token, environment, frequent, registeredAt) = (
+                game, token, sandbox ? PushEnvironment.sandbox : .production, frequent, registered
+            )
+            let connection = try await Runtime.openDatabase()
+            let activity = try await connection.withSession { session in
+                try Activities.register(
+                    gameId: game, token: token, environment: environment, bundleId: bundle, frequentUpdates: frequent,
+                    at: registeredAt, in: session)
+            }
+            await connection.close()
+            Output.line(
+                "registered activity \(activity.id) for game \(activity.gameId): token \(activity.pushToken.prefix(8))…, "
+                    + "\(activity.environment.rawValue), \(activity.bundleId)\(activity.frequentUpdates ? ", frequent updates" : "")"
+            )
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List registered activities.")
+
+        @Argument(help: "Only this game's activities.")
+        var game: String?
+
+        @Flag(help: "Print JSON lines.")
+        var json = false
+
+        func run() async throws {
+            let game = self.game
+            let connection = try await Runtime.openDatabase()
+            let activities = try await connection.withSession { try Activities.list(gameId: game, in: $0) }
+            await connection.close()
+            if json {
+                for activity in activities {
+                    var object: [String: Any] = [
+                        "id": activity.id, "gameId": activity.gameId, "pushToken": activity.pushToken,
+                        "environment": activity.environment.rawValue, "bundleId": activity.bundleId,
+                        "frequentUpdates": activity.frequentUpdates, "active": activity.active,
+                        "registeredAt": rfc3339(activity.registeredAt),
+                    ]
+                    object["endedAt"] = activity.endedAt.map { rfc3339($0) }
+                    object["deactivatedReason"] = activity.deactivatedReason
+                    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+                    Output.line(String(decoding: data, as: UTF8.self))
+                }
+                return
+            }
+            guard !activities.isEmpty else {
+                Output.line("no activities registered")
+                return
+            }
+            let rows = activities.map { a in
+                [
+                    String(a.id), a.gameId, String(a.pushToken.prefix(12)) + "…", a.environment.rawValue, a.bundleId,
+                    a.frequentUpdates ? "yes" : "no", a.active ? "active" : "inactive (\(a.deactivatedReason ?? ""))",
+                ]
+            }
+            Output.write(
+                Table.render(header: ["ID", "GAME", "TOKEN", "ENV", "BUNDLE", "FREQUENT", "STATE"], rows: rows))
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Deactivate an activity: nothing more is sent to it.")
+
+        @Argument(help: "The activity's push token.")
+        var token: String
+
+        func run() async throws {
+            let token = self.token
+            let connection = try await Runtime.openDatabase()
+            let removed = try await connection.withSession {
+                try Activities.deactivate(token: token, reason: "removed", in: $0)
+            }
+            await connection.close()
+            guard removed else { throw CLIError("no active activity with token \(token.prefix(16))…") }
+            Output.line("removed activity with token \(token.prefix(8))…")
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import LiveActivity
+import PostgresClient
+import ScoreDomain
+
+/// The APNs environment an activity's token belongs to.
+public enum PushEnvironment: String, Sendable, Codable, CaseIterable {
+    case production, sandbox
+}
+
+/// A registered Live Activity.
+public struct Activity: Sendable, Equatable {
+    public var id: Int
+    public var gameId: String
+    /// Lowercase hex.
+    public var pushToken: String
+    public var environment: PushEnvironment
+    public var bundleId: String
+    public var frequentUpdates: Bool
+    public var registeredAt: Date
+    public var endedAt: Date?
+    public var active: Bool
+    public var deactivatedReason: String?
+}
+
+/// Why a registration was refused, naming the field.
+public struct ActivityError: Error, Sendable, CustomStringConvertible, Equatable {
+    public var field: String
+    public var reason: String
+    public var description: String { "\(field): \(reason)" }
+}
+
+/// The `activities` table: Live Activities registered per game, with their throttle state.
+public enum Activities {
+    /// Checks a registration and normalises the token to lowercase hex.
+    public static func validate(gameId: String, token: String, bundleId: String) throws(ActivityError) -> String {
+        let gameOK =
+            (1...64).contains(gameId.count)
+            && gameId.unicodeScalars.allSatisfy(Self.isIdCharacter)
+        guard gameOK else {
+            throw ActivityError(field: "gameId", reason: "must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' or '-'")
+        }
+        let lower = token.lowercased()
+        guard (16...512).contains(lower.count), lower.count % 2 == 0,
+            lower.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit })
+        else {
+            throw ActivityError(
+                field: "pushToken",
+                reason: "must be an even number (16 to 512) of hexadecimal digits, got \"\(token.prefix(16))…\"")
+        }
+        let bundleOK =
+            (1...155).contains(bundleId.count) && bundleId.contains(".")
+            && bundleId.unicodeScalars.allSatisfy { Self.isIdCharacter($0) && $0 != "_" }
+        guard bundleOK else {
+            throw ActivityError(field: "bundleId", reason: "must be a reverse-DNS bundle id such as com.example.scores")
+        }
+        return lower
+    }
+
+    private static func isIdCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
+            || scalar == "." || scalar == "_" || scalar == "-"
+    }
+
+    /// Registers an activity for a game (the game need not exist yet).
+    ///
+    /// - Returns: the activity; registering the same token for the same game again returns the
+    ///   existing one (reactivated when it was removed).
+    /// - Throws: ``ActivityError`` for a bad field or a token registered for another game.
+    public static func register(
+        gameId: String, token: String, environment: PushEnvironment, bundleId: String, frequentUpdates: Bool,
+        at registeredAt: Date, in session: PostgresSession
+    ) throws -> Activity {
+        let token = try validate(gameId: gameId, token: token, bundleId: bundleId)
+        let throttle = ActivityThrottle(registeredAt: registeredAt, frequentUpdates: frequentUpdates)
+        let result = try session.query(
+            """
+            INSERT INTO activities (game_id, push_token, environment, bundle_id, frequent_updates, registered_at, throttle)
+            VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)
+            ON CONFLICT (push_token) DO UPDATE SET active = true, deactivated_reason = NULL
+                WHERE activities.game_id = EXCLUDED.game_id
+            RETURNING \(columns)
+            """,
+            [gameId, token, environment.rawValue, bundleId, frequentUpdates, registeredAt, try encode(throttle)])
+        guard result.count == 1 else {
+            throw ActivityError(field: "pushToken", reason: "this token is already registered for another game")
+        }
+        return try decode(result[0])
+    }
+
+    /// Activities, of one game or all, active first, in registration order.
+    public static func list(gameId: String? = nil, in session: PostgresSession) throws -> [Activity] {
+        let result = try session.query(
+            "SELECT \(columns) FROM activities WHERE ($1::text IS NULL OR game_id = $1) ORDER BY active DESC, id",
+            [gameId])
+        return try result.rows.map(decode)
+    }
+
+    /// Deactivates the activity with this token. Returns `false` when no such active activity exists.
+    @discardableResult
+    public static func deactivate(token: String, reason: String, in session: PostgresSession) throws -> Bool {
+        let result = try session.query(
+            """
+            UPDATE activities SET active = false, deactivated_reason = $2, ended_at = coalesce(ended_at, now()),
+                                  next_deadline = NULL
+            WHERE push_token = $1 AND active
+            """, [token.lowercased(), reason])
+        return result.affectedRows == 1
+    }
+
+    /// The active activities of these games with their throttles, locked for the transaction.
+    static func throttles(_ gameIds: [String], in session: PostgresSession) throws -> [String: [(
+        Int, ActivityThrottle
+    )]] {
+        let result = try session.query(
+            """
+            SELECT id, game_id, throttle::text AS throttle FROM activities
+            WHERE game_id = ANY($1::text[]) AND active ORDER BY id FOR UPDATE
+            """, [gameIds])
+        var byGame: [String: [(Int, ActivityThrottle)]] = [:]
+        for row in result.rows {
+            byGame[try row.string("game_id"), default: []].append(
+                (try row.int("id"), try decodeThrottle(try row.string("throttle"))))
+        }
+        return byGame
+    }
+
+    /// Active activities whose throttle must be ticked by `now`, locked (others skip them).
+    static func due(at now: Date, limit: Int, in session: PostgresSession) throws -> [(Int, String, ActivityThrottle)] {
+        let result = try session.query(
+            """
+            SELECT id, game_id, throttle::text AS throttle FROM activities
+            WHERE active AND next_deadline <= $1 ORDER BY next_deadline LIMIT $2 FOR UPDATE SKIP LOCKED
+            """, [now, limit])
+        return try result.rows.map {
+            (try $0.int("id"), try $0.string("game_id"), try decodeThrottle(try $0.string("throttle")))
+        }
+    }
+
+    /// Stores a throttle's new state and its next deadline.
+    static func save(_ throttle: ActivityThrottle, id: Int, policy: ThrottlePolicy, in session: PostgresSession) throws
+    {
+        try session.query(
+            """
+            UPDATE activities SET throttle = $2::jsonb, next_deadline = $3,
+                ended_at = CASE WHEN $4 THEN coalesce(ended_at, now()) ELSE ended_at END
+            WHERE id = $1
+            """, [id, try encode(throttle), throttle.nextDeadline(policy: policy), throttle.ended])
+    }
+
+    private static let columns = """
+        id, game_id, push_token, environment, bundle_id, frequent_updates, registered_at, ended_at, active,
+        deactivated_reason
+        """
+
+    private static func decode(_ row: PostgresRow) throws -> Activity {
+        Activity(
+            id: try row.int("id"), gameId: try row.string("game_id"), pushToken: try row.string("push_token"),
+            environment: PushEnvironment(rawValue: try row.string("environment")) ?? .production,
+            bundleId: try row.string("bundle_id"), frequentUpdates: try row.bool("frequent_updates"),
+            registeredAt: try row.date("registered_at"),
+            endedAt: try row.text("ended_at").flatMap(PostgresTimestamp.parse), active: try row.bool("active"),
+            deactivatedReason: try row.text("deactivated_reason"))
+    }
+
+    private static func encode(_ throttle: ActivityThrottle) throws -> String {
+        String(decoding: try JSONEncoder().encode(throttle), as: UTF8.self)
+    }
+
+    private static func decodeThrottle(_ json: String) throws -> ActivityThrottle {
+        try JSONDecoder().decode(ActivityThrottle.self, from: Data(json.utf8))
+    }
+}

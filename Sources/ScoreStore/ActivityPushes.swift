@@ -1,0 +1,86 @@
+import Foundation
+import LiveActivity
+import PostgresClient
+
+/// A push planned for one activity, with the event that caused it.
+public struct PlannedPush: Sendable, Equatable {
+    public var activityId: Int
+    public var gameId: String
+    /// Global position of the causing event; `nil` when time alone made it due.
+    public var position: Int?
+    public var push: ActivityPush
+}
+
+/// A row of the outbox, as the delivery side and the read API see it.
+public struct OutboxPush: Sendable, Equatable {
+    public var id: Int
+    public var activityId: Int
+    public var gameId: String
+    public var pushToken: String
+    public var environment: PushEnvironment
+    public var bundleId: String
+    public var apnsId: String
+    public var event: LiveActivityEvent
+    public var priority: Int
+    public var timestamp: Int
+    public var expiration: Int
+    public var reason: String
+    public var payload: String
+    public var state: String
+    public var attempts: Int
+    public var lastStatus: Int?
+    public var lastReason: String?
+}
+
+/// The `activity_pushes` outbox.
+public enum ActivityPushes {
+    /// Inserts planned pushes; each gets a stable `apns-id` derived from its activity's token and
+    /// timestamp, so a repeat of the same push is recognisable.
+    static func insert(_ pushes: [PlannedPush], in session: PostgresSession) throws {
+        guard !pushes.isEmpty else { return }
+        try session.query(
+            """
+            INSERT INTO activity_pushes (activity_id, game_id, position, apns_id, event, priority, aps_timestamp,
+                                         expiration, reason, payload, send_at, next_attempt_at)
+            SELECT u.a, u.g, u.p, md5(act.push_token || ':' || u.ts)::uuid, u.e, u.pr, u.ts, u.x, u.r, u.pl, u.s, u.s
+            FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::bigint[],
+                        $8::text[], $9::text[], $10::timestamptz[]) AS u(a, g, p, e, pr, ts, x, r, pl, s)
+            JOIN activities act ON act.id = u.a
+            ORDER BY u.s, u.a
+            """,
+            [
+                pushes.map(\.activityId), pushes.map(\.gameId), pushes.map(\.position),
+                pushes.map(\.push.event.rawValue),
+                pushes.map(\.push.priority), pushes.map(\.push.timestamp), pushes.map(\.push.expiration),
+                pushes.map(\.push.reason.rawValue), pushes.map(\.push.payload), pushes.map(\.push.sendAt),
+            ])
+    }
+
+    /// The pushes of one game, in the order they were planned.
+    public static func forGame(_ gameId: String, in session: PostgresSession) throws -> [OutboxPush] {
+        try decode(session.query("\(select) WHERE p.game_id = $1 ORDER BY p.id", [gameId]))
+    }
+
+    static let select = """
+        SELECT p.id, p.activity_id, p.game_id, a.push_token, a.environment, a.bundle_id, p.apns_id::text AS apns_id,
+               p.event, p.priority, p.aps_timestamp, p.expiration, p.reason, p.payload, p.state, p.attempts,
+               p.last_status, p.last_reason
+        FROM activity_pushes p JOIN activities a ON a.id = p.activity_id
+        """
+
+    static func decode(_ result: PostgresResult) throws -> [OutboxPush] {
+        try result.rows.map { row in
+            OutboxPush(
+                id: try row.int("id"), activityId: try row.int("activity_id"), gameId: try row.string("game_id"),
+                pushToken: try row.string("push_token"),
+                environment: PushEnvironment(rawValue: try row.string("environment")) ?? .production,
+                bundleId: try row.string("bundle_id"), apnsId: try row.string("apns_id"),
+                event: LiveActivityEvent(rawValue: try row.string("event")) ?? .update,
+                priority: try row.int("priority"),
+                timestamp: try row.int("aps_timestamp"), expiration: try row.int("expiration"),
+                reason: try row.string("reason"), payload: try row.string("payload"), state: try row.string("state"),
+                attempts: try row.int("attempts"), lastStatus: try row.optionalInt("last_status"),
+                lastReason: try row.text("last_reason"))
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import LiveActivity
+import PostgresClient
+import ScoreDomain
+import ScoreFeedTesting
+import ScoreStore
+import Testing
+
+/// Three activities per fixture game: a plain production one, one with frequent updates, one sandbox,
+/// registered 15 minutes before the scheduled first pitch (the game's own clock).
+let activityTokens = [
+    String(repeating: "a1", count: 32), String(repeating: "b2", count: 32), String(repeating: "c3", count: 32),
+]
+
+func registerActivities(for file: String, _ connection: PostgresConnection) async throws {
+    let first = try FeedFile.read(file)[0].message
+    guard case .gameScheduled(_, _, let startsAt) = first.event else { throw TestDatabaseError("no game.scheduled") }
+    let registeredAt = startsAt.addingTimeInterval(-15 * 60)
+    for (index, token) in activityTokens.enumerated() {
+        _ = try await connection.withSession { session in
+            try Activities.register(
+                gameId: first.gameId, token: token, environment: index == 2 ? .sandbox : .production,
+                bundleId: "com.example.scores", frequentUpdates: index == 1, at: registeredAt, in: session)
+        }
+    }
+}
+
+/// The outbox of a game as golden JSON lines: activity index, apns-id, and the push.
+func pushLines(_ gameId: String, _ connection: PostgresConnection) async throws -> String {
+    let pushes = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+    return pushes.map { push in
+        let index = activityTokens.firstIndex(of: push.pushToken).map(String.init) ?? "?"
+        return #"{"activity":\#(index),"apnsId":"\#(push.apnsId)","event":"\#(push.event.rawValue)","#
+            + #""expiration":\#(push.expiration),"payload":\#(push.payload),"priority":\#(push.priority),"#
+            + #""reason":"\#(push.reason)","timestamp":\#(push.timestamp)}"# + "\n"
+    }.joined()
+}
+
+@Suite("Live Activity pushes per registered activity")
+struct ActivityPushTests {
+    @Test(
+        "a fixture with three registered activities gives exactly its golden pushes", arguments: ReplayTests.fixtures)
+    func golden(_ name: String) async throws {
+        try await withStore { connection in
+            let file = fixture("\(name).jsonl")
+            try await registerActivities(for: file, connection)
+            _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _ in }
+            let gameId = try FeedFile.read(file)[0].message.gameId
+            let produced = try await pushLines(gameId, connection)
+            let goldenPath = fixture("\(name).pushes.jsonl")
+            if ProcessInfo.processInfo.environment["SCOREFEED_UPDATE_GOLDEN"] == "1" {
+                try produced.write(toFile: goldenPath, atomically: true, encoding: .utf8)
+            }
+            let golden = try String(contentsOfFile: goldenPath, encoding: .utf8)
+            #expect(
+                produced == golden, "pushes of \(name) differ from \(goldenPath); SCOREFEED_UPDATE_GOLDEN=1 rewrites it"
+            )
+            // Per activity: timestamps strictly increase, exactly one end, last.
+            let pushes = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            for token in activityTokens {
+                let mine = pushes.filter { $0.pushToken == token }
+                #expect(zip(mine, mine.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
+                #expect(mine.filter { $0.event == .end }.count == 1)
+                #expect(mine.last?.event == .end)
+                #expect(mine.allSatisfy { $0.payload.utf8.count <= 4096 })
+            }
+            #expect(Set(pushes.map(\.apnsId)).count == pushes.count, "apns-ids must be unique")
+        }
+    }
+
+    @Test("the same replay on a fresh database gives the same pushes, apns-ids included")
+    func deterministic() async throws {
+        let file = fixture("extra-innings-walkoff.jsonl")
+        func once() async throws -> String {
+            try await withStore { connection in
+                try await registerActivities(for: file, connection)
+                _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _ in }
+                return try await pushLines("2026-05-12-SEA-HOU", connection)
+            }
+        }
+        let first = try await once()
+        let second = try await once()
+        #expect(first == second)
+        #expect(!first.isEmpty)
+    }
+
+    @Test("registration validates the token, the bundle id and the game; re-adding is idempotent")
+    func registration() async throws {
+        try await withStore { connection in
+            let token = String(repeating: "AB", count: 32)
+            let first = try await connection.withSession { session in
+                try Activities.register(
+                    gameId: "g1", token: token, environment: .production, bundleId: "com.example.scores",
+                    frequentUpdates: false, at: Date(), in: session)
+            }
+            #expect(first.pushToken == token.lowercased())
+            let again = try await connection.withSession { session in
+                try Activities.register(
+                    gameId: "g1", token: token, environment: .production, bundleId: "com.example.scores",
+                    frequentUpdates: false, at: Date(), in: session)
+            }
+            #expect(again.id == first.id)
+            let other = await #expect(throws: ActivityError.self) {
+                try await connection.withSession { session in
+                    try Activities.register(
+                        gameId: "g2", token: token, environment: .production, bundleId: "com.example.scores",
+                        frequentUpdates: false, at: Date(), in: session)
+                }
+            }
+            #expect(other?.field == "pushToken")
+            for (game, bad, bundle, field) in [
+                ("g1", "xyz", "com.example.scores", "pushToken"), ("g1", "abc", "com.example.scores", "pushToken"),
+                ("g1", String(repeating: "a", count: 600), "com.example.scores", "pushToken"),
+                ("g 1", token, "com.example.scores", "gameId"), ("g1", token, "scores", "bundleId"),
+            ] {
+                #expect(throws: ActivityError.self) {
+                    try Activities.validate(gameId: game, token: bad, bundleId: bundle)
+                }
+                do {
+                    _ = try Activities.validate(gameId: game, token: bad, bundleId: bundle)
+                } catch {
+                    #expect((error as? ActivityError)?.field == field)
+                }
+            }
+            let count = try await count("activities", connection)
+            #expect(count == 1)
+            #expect(
+                try await connection.withSession { try Activities.deactivate(token: token, reason: "removed", in: $0) })
+            let listed = try await connection.withSession { try Activities.list(in: $0) }
+            #expect(listed.map(\.active) == [false])
+        }
+    }
+}
