@@ -17,6 +17,7 @@ let package = Package(
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(name: "ScoreDomain"),
         .target(name: "LiveActivity", dependencies: ["ScoreDomain"]),
+        .target(name: "Retrosheet", dependencies: ["ScoreDomain"]),
         .target(
             name: "ScoreStore",
             dependencies: [
@@ -32,7 +33,7 @@ let package = Package(
         .target(
             name: "ScoreFeedCLI",
             dependencies: [
-                "ScoreStore", "LocalPostgres", "ScoreDomain", "LiveActivity", "PostgresClient",
+                "ScoreStore", "LocalPostgres", "ScoreDomain", "LiveActivity", "PostgresClient", "Retrosheet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -44,6 +45,7 @@ let package = Package(
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "ScoreFeedTesting"]),
         .testTarget(name: "ScoreDomainTests", dependencies: ["ScoreDomain"]),
         .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity", "ScoreDomain"]),
+        .testTarget(name: "RetrosheetTests", dependencies: ["Retrosheet", "ScoreDomain"]),
         .testTarget(
             name: "ScoreStoreTests",
             dependencies: ["ScoreStore", "PostgresClient", "ScoreDomain", "LiveActivity", "ScoreFeedTesting"]

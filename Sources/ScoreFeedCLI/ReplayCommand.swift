@@ -3,20 +3,36 @@ import Foundation
 import LiveActivity
 import ScoreStore
 
-/// `scorefeed replay FILE.jsonl...`: feed files through ingest → log → projection → commands.
+/// `scorefeed replay PATH...`: feed files through ingest → log → projection → commands.
 struct ReplayCommand: AsyncParsableCommand {
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case canonical, retrosheet
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Replay canonical JSON Lines feed files and print the Live Activity commands they produce.",
+        abstract: "Replay feed files and print the Live Activity commands they produce.",
         discussion: """
-            Commands are printed as JSON lines on stdout (or --out FILE); a summary goes to stderr.
-            Replaying a file again appends nothing and prints no command. A bad line stops the replay
-            with a non-zero exit and a message naming the file and line; nothing of it is stored.
+            Commands are printed as JSON lines on stdout (or --out FILE); a summary goes to stderr, with
+            a progress bar when stderr is a terminal. Replaying the same input again appends nothing and
+            prints no command.
+
+            canonical: JSON Lines files (docs/feed-format.md). Every line is checked before anything is
+            stored: a bad line stops the replay with a non-zero exit naming the file and line.
+
+            retrosheet: Retrosheet event files (.EVA/.EVN) or folders of them; team names come from a
+            TEAMyyyy file beside them. Each game is stored whole or not at all. A game that breaks the
+            event file spec is reported with file, line and reason: the replay stops there (the games
+            before it stay stored), or with --keep-going skips to the next game and exits non-zero at
+            the end.
             """
     )
 
-    @Argument(help: "Feed files in canonical JSON Lines (docs/feed-format.md).")
-    var files: [String]
+    @Argument(help: "Feed files, or folders of them.")
+    var paths: [String]
+
+    @Option(help: "Input format: canonical or retrosheet.")
+    var format: Format = .canonical
 
     @Option(help: "Write the commands to this file instead of stdout.")
     var out: String?
@@ -24,12 +40,16 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Replay at N times the real time between messages (default: instant).")
     var speed: Double?
 
+    @Flag(help: "Retrosheet: skip a game that breaks the spec and go on with the next one.")
+    var keepGoing = false
+
     func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("give at least one feed file") }
+        guard !paths.isEmpty else { throw ValidationError("give at least one feed file or folder") }
         if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a positive number") }
     }
 
     func run() async throws {
+        let started = ContinuousClock.now
         let sink = try CommandSink(path: out)
         let connection = try await Runtime.openDatabase()
         // Instant replays run the push throttles on the events' own clock (the same pushes every
@@ -37,15 +57,64 @@ struct ReplayCommand: AsyncParsableCommand {
         let clock: PushClock = speed == nil ? .eventTime : .wall({ Date() })
         let replayer = Replayer(
             ingestor: Ingestor(connection: connection), projector: Projector(clock: clock), speed: speed)
-        let started = ContinuousClock.now
-        let summary = try await replayer.replay(files: files) { command in try sink.write(command.jsonLine() + "\n") }
+        let write: (LiveActivityCommand) throws -> Void = { try sink.write($0.jsonLine() + "\n") }
+        var summary: ReplaySummary
+        switch format {
+        case .canonical:
+            let files = try FeedSources.expand(paths) { $0.hasSuffix(".jsonl") || $0.hasSuffix(".ndjson") }
+            summary = try await replayer.replay(files: files, emit: write)
+        case .retrosheet:
+            summary = try await replayRetrosheet(replayer, emit: write)
+        }
         try sink.close()
         await connection.close()
         let seconds = (ContinuousClock.now - started) / .seconds(1)
         Output.error(
-            "replayed \(summary.messages) messages of \(summary.games.count) game(s): \(summary.accepted) accepted, "
-                + "\(summary.duplicates) duplicates, \(summary.commands) commands in \(String(format: "%.2f", seconds)) s"
+            "replayed \(summary.games.count) game(s): \(summary.messages) events (\(summary.accepted) accepted, "
+                + "\(summary.duplicates) duplicates), \(summary.commands) commands in \(String(format: "%.2f", seconds)) s"
         )
+        if !summary.failures.isEmpty {
+            for failure in summary.failures { Output.error("skipped: \(failure)") }
+            throw CLIError("\(summary.failures.count) game(s) skipped, see above")
+        }
+    }
+
+    private func replayRetrosheet(
+        _ replayer: Replayer, emit: (LiveActivityCommand) throws -> Void
+    ) async throws -> ReplaySummary {
+        let files = try FeedSources.expand(paths, accept: FeedSources.isEventFile)
+        var games: [[SourcedMessage]] = []
+        var failures: [String] = []
+        for result in try FeedSources.retrosheetGames(files) {
+            switch result {
+            case .success(let messages): games.append(messages)
+            case .failure(let error):
+                guard keepGoing else {
+                    // The games before the bad one are stored, then the replay stops.
+                    var summary = try await replayGames(replayer, games, emit: emit)
+                    summary.failures.append(error.description)
+                    Output.error(
+                        "replayed \(summary.games.count) game(s) before the error: \(summary.messages) events, "
+                            + "\(summary.commands) commands")
+                    throw CLIError(error.description)
+                }
+                failures.append(error.description)
+            }
+        }
+        var summary = try await replayGames(replayer, games, emit: emit)
+        summary.failures = failures + summary.failures
+        return summary
+    }
+
+    private func replayGames(
+        _ replayer: Replayer, _ games: [[SourcedMessage]], emit: (LiveActivityCommand) throws -> Void
+    ) async throws -> ReplaySummary {
+        if speed != nil { return try await replayer.replay(messages: games.flatMap { $0 }, emit: emit) }
+        let bar = ProgressBar(totalGames: games.count)
+        defer { bar.finish() }
+        return try await replayer.replay(games: games, keepGoing: keepGoing, emit: emit) { done, summary in
+            bar.update(games: done, events: summary.messages)
+        }
     }
 }
 

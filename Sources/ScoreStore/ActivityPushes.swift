@@ -61,14 +61,14 @@ public enum ActivityPushes {
         try decode(session.query("\(select) WHERE p.game_id = $1 ORDER BY p.id", [gameId]))
     }
 
-    static let select = """
+    public static let select = """
         SELECT p.id, p.activity_id, p.game_id, a.push_token, a.environment, a.bundle_id, p.apns_id::text AS apns_id,
                p.event, p.priority, p.aps_timestamp, p.expiration, p.reason, p.payload, p.state, p.attempts,
                p.last_status, p.last_reason
         FROM activity_pushes p JOIN activities a ON a.id = p.activity_id
         """
 
-    static func decode(_ result: PostgresResult) throws -> [OutboxPush] {
+    public static func decode(_ result: PostgresResult) throws -> [OutboxPush] {
         try result.rows.map { row in
             OutboxPush(
                 id: try row.int("id"), activityId: try row.int("activity_id"), gameId: try row.string("game_id"),

@@ -6,6 +6,12 @@ public struct SourcedMessage: Sendable, Equatable {
     public var message: FeedMessage
     public var file: String
     public var line: Int
+
+    public init(message: FeedMessage, file: String, line: Int) {
+        self.message = message
+        self.file = file
+        self.line = line
+    }
 }
 
 /// A feed file that could not be read, naming the file, the line and the field.

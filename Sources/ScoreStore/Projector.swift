@@ -21,7 +21,7 @@ public struct Projector: Sendable {
 
     public init(
         planner: PlannerConfig = PlannerConfig(), throttle: ThrottlePolicy = ThrottlePolicy(),
-        clock: PushClock = .eventTime, pageSize: Int = 1000
+        clock: PushClock = .eventTime, pageSize: Int = 5000
     ) {
         self.planner = planner
         self.throttle = throttle

@@ -10,6 +10,8 @@ public struct ReplaySummary: Sendable, Equatable {
     public var duplicates = 0
     public var commands = 0
     public var games: Set<String> = []
+    /// Games that were skipped (`--keep-going`), with file, line and reason.
+    public var failures: [String] = []
 
     public init() {}
 
@@ -60,6 +62,14 @@ public struct Replayer: Sendable {
     ) async throws -> ReplaySummary {
         var messages: [SourcedMessage] = []
         for file in files { messages += try FeedFile.read(file) }
+        return try await replay(messages: messages, emit: emit)
+    }
+
+    /// Appends the messages in order (in batches, or one by one at ``speed``), projects them and
+    /// calls `emit` for every command they planned.
+    public func replay(
+        messages: [SourcedMessage], emit: (LiveActivityCommand) throws -> Void
+    ) async throws -> ReplaySummary {
         var summary = ReplaySummary()
         var start = 0
         var previousAt: Date?
@@ -95,6 +105,46 @@ public struct Replayer: Sendable {
         _ = try await ingestor.connection.transaction { tx in
             try PushScheduler.flushPending(games: games, policy: policy, in: tx)
         }
+    }
+
+    /// Replays whole games, each in ONE transaction: a game the fold refuses is not stored at all,
+    /// and the games before it stay stored. `progress` is called after each game.
+    ///
+    /// - Parameter keepGoing: record a refused game in ``ReplaySummary/failures`` and go on with the
+    ///   next one instead of stopping.
+    /// - Throws: ``ReplayError`` naming the refused message's file and line.
+    public func replay(
+        games: [[SourcedMessage]], keepGoing: Bool = false, emit: (LiveActivityCommand) throws -> Void,
+        progress: (_ games: Int, _ summary: ReplaySummary) -> Void = { _, _ in }
+    ) async throws -> ReplaySummary {
+        var summary = ReplaySummary()
+        var pending: [AppendOutcome] = []
+        for (index, game) in games.enumerated() {
+            do {
+                let outcomes = try await ingestor.ingest(game.map(\.message), partial: false)
+                summary.count(outcomes, of: game[...])
+                pending += outcomes
+            } catch let rejection as IngestRejection {
+                let refused = game[rejection.index]
+                let error = ReplayError(
+                    file: refused.file, line: refused.line,
+                    underlying: "game \(refused.message.gameId) not stored: \(rejection.description)")
+                guard keepGoing else {
+                    try await project(pending, summary: &summary, emit: emit)
+                    try await flushPending(Array(summary.games))
+                    throw error
+                }
+                summary.failures.append(error.description)
+            }
+            // Project in pages of about a thousand events rather than after every game.
+            if pending.count >= projector.pageSize || index == games.count - 1 {
+                try await project(pending, summary: &summary, emit: emit)
+                pending = []
+            }
+            progress(index + 1, summary)
+        }
+        try await flushPending(Array(summary.games))
+        return summary
     }
 
     /// Brings the projection up to date and emits the commands planned from these appends.

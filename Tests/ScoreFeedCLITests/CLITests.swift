@@ -87,7 +87,8 @@ struct CLITests {
             (["pushes", "no-such-game"], "no game \"no-such-game\""),
             (["games", "--status", "finished"], "unknown status"),
             (["replay", "--speed", "0", "x.jsonl"], "--speed must be a positive number"),
-            (["replay", "/no/such/file.jsonl"], "/no/such/file.jsonl: cannot read the file"),
+            (["replay", "/no/such/file.jsonl"], "/no/such/file.jsonl: no such file or folder"),
+            (["replay", "--format", "mlb", "x"], "--format"),
         ])
     func badArguments(_ arguments: [String], _ expected: String) async throws {
         try await TestDatabase.withSchema { url in
