@@ -10,6 +10,13 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // C shim -> safe database wrapper -> pure domain -> store/projection -> CLI
@@ -26,6 +33,40 @@ let package = Package(
             ]
         ),
         .target(name: "ChildProcess"),
+        // APNs: the HTTP/2 client, and the local APNs-compatible server tests and the demo use.
+        .target(
+            name: "APNs",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .target(
+            name: "APNsSandbox",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .target(
+            name: "PushDelivery",
+            dependencies: [
+                "ScoreStore", "LiveActivity", "APNs", "PostgresClient", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "LocalPostgres",
             dependencies: ["PostgresClient", "ChildProcess", .product(name: "Logging", package: "swift-log")]
@@ -34,13 +75,17 @@ let package = Package(
             name: "ScoreFeedCLI",
             dependencies: [
                 "ScoreStore", "LocalPostgres", "ScoreDomain", "LiveActivity", "PostgresClient", "Retrosheet",
+                "PushDelivery", "APNs", "APNsSandbox", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(name: "scorefeed", dependencies: ["ScoreFeedCLI"]),
         // Helpers for tests: a fresh schema per test on the real PostgreSQL of SCOREFEED_DATABASE_URL.
-        .target(name: "ScoreFeedTesting", dependencies: ["PostgresClient"]),
+        .target(
+            name: "ScoreFeedTesting",
+            dependencies: ["PostgresClient", "ScoreStore", .product(name: "Logging", package: "swift-log")]
+        ),
 
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "ScoreFeedTesting"]),
         .testTarget(name: "ScoreDomainTests", dependencies: ["ScoreDomain"]),
@@ -51,6 +96,26 @@ let package = Package(
             dependencies: ["ScoreStore", "PostgresClient", "ScoreDomain", "LiveActivity", "ScoreFeedTesting"]
         ),
         .testTarget(name: "ScoreFeedCLITests", dependencies: ["ScoreFeedTesting", "ChildProcess"]),
+        .testTarget(
+            name: "APNsTests",
+            dependencies: [
+                "APNs", "APNsSandbox",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .testTarget(
+            name: "PushDeliveryTests",
+            dependencies: [
+                "PushDelivery", "APNs", "APNsSandbox", .product(name: "Crypto", package: "swift-crypto"), "ScoreStore",
+                "ScoreDomain", "LiveActivity", "PostgresClient",
+                "ScoreFeedTesting", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -43,6 +43,11 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(help: "Retrosheet: skip a game that breaks the spec and go on with the next one.")
     var keepGoing = false
 
+    @Flag(help: "Then deliver the activities' pushes to APNs until none is left (settings: --apns-*).")
+    var deliver = false
+
+    @OptionGroup var apns: APNsOptions
+
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one feed file or folder") }
         if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a positive number") }
@@ -50,6 +55,7 @@ struct ReplayCommand: AsyncParsableCommand {
 
     func run() async throws {
         let started = ContinuousClock.now
+        if deliver { _ = try apns.configuration() }  // a bad APNs setting fails before anything is stored
         let sink = try CommandSink(path: out)
         let connection = try await Runtime.openDatabase()
         // Instant replays run the push throttles on the events' own clock (the same pushes every
@@ -67,12 +73,19 @@ struct ReplayCommand: AsyncParsableCommand {
             summary = try await replayRetrosheet(replayer, emit: write)
         }
         try sink.close()
-        await connection.close()
         let seconds = (ContinuousClock.now - started) / .seconds(1)
         Output.error(
             "replayed \(summary.games.count) game(s): \(summary.messages) events (\(summary.accepted) accepted, "
                 + "\(summary.duplicates) duplicates), \(summary.commands) commands in \(String(format: "%.2f", seconds)) s"
         )
+        if deliver {
+            let total = try await DeliverCommand.deliver(connection, apns: apns, untilEmpty: true)
+            Output.error(
+                "delivered \(total.sent) push(es); \(total.retried) retried, \(total.deactivated) deactivated, "
+                    + "\(total.failed) failed")
+            if let paused = total.paused { throw CLIError("delivery paused: APNs said \(paused)") }
+        }
+        await connection.close()
         if !summary.failures.isEmpty {
             for failure in summary.failures { Output.error("skipped: \(failure)") }
             throw CLIError("\(summary.failures.count) game(s) skipped, see above")

@@ -33,10 +33,3 @@ struct CLI {
         try await ChildProcess.run([try Self.executable.path] + arguments, environment: environment)
     }
 }
-
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-
-func fixture(_ name: String) -> String {
-    repositoryRoot.appendingPathComponent("fixtures").appendingPathComponent(name).path
-}

@@ -6,25 +6,6 @@ import ScoreFeedTesting
 import ScoreStore
 import Testing
 
-/// Three activities per fixture game: a plain production one, one with frequent updates, one sandbox,
-/// registered 15 minutes before the scheduled first pitch (the game's own clock).
-let activityTokens = [
-    String(repeating: "a1", count: 32), String(repeating: "b2", count: 32), String(repeating: "c3", count: 32),
-]
-
-func registerActivities(for file: String, _ connection: PostgresConnection) async throws {
-    let first = try FeedFile.read(file)[0].message
-    guard case .gameScheduled(_, _, let startsAt) = first.event else { throw TestDatabaseError("no game.scheduled") }
-    let registeredAt = startsAt.addingTimeInterval(-15 * 60)
-    for (index, token) in activityTokens.enumerated() {
-        _ = try await connection.withSession { session in
-            try Activities.register(
-                gameId: first.gameId, token: token, environment: index == 2 ? .sandbox : .production,
-                bundleId: "com.example.scores", frequentUpdates: index == 1, at: registeredAt, in: session)
-        }
-    }
-}
-
 /// The outbox of a game as golden JSON lines: activity index, apns-id, and the push.
 func pushLines(_ gameId: String, _ connection: PostgresConnection) async throws -> String {
     let pushes = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresClient
 import ScoreDomain
+import ScoreFeedTesting
 import ScoreStore
 import Testing
 

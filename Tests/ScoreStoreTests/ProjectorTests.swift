@@ -1,6 +1,7 @@
 import Foundation
 import PostgresClient
 import ScoreDomain
+import ScoreFeedTesting
 import ScoreStore
 import Testing
 

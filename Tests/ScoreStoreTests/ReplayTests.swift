@@ -1,6 +1,7 @@
 import Foundation
 import LiveActivity
 import PostgresClient
+import ScoreFeedTesting
 import ScoreStore
 import Testing
 

@@ -1,0 +1,114 @@
+import Crypto
+import Foundation
+
+/// Hands out the provider token (JWT) for every request, reusing one token as APNs asks.
+///
+/// - A token is reused for ``reuseInterval`` (50 minutes by default), then regenerated.
+/// - It is never regenerated more often than every ``minimumRegenerationInterval`` (20 minutes),
+///   except after ``tokenExpired(_:)`` (APNs answered `403 ExpiredProviderToken`).
+/// - Time comes from the `clock` closure, so tests can move it.
+public actor APNsTokenProvider {
+    private let signingKey: P256.Signing.PrivateKey
+    private let keyId: String
+    private let teamId: String
+    private let clock: @Sendable () -> Date
+    /// How long one token is used before a new one is made.
+    public let reuseInterval: Duration
+    /// The shortest time between two regenerations unless the token was reported expired.
+    public let minimumRegenerationInterval: Duration
+
+    private var current: (token: String, issuedAt: Date)?
+    private var holdUntil: Date?
+    private var refreshRequested = false
+    /// How many tokens have been signed so far.
+    public private(set) var generatedCount = 0
+
+    /// Creates a provider.
+    /// - Parameters:
+    ///   - signingKey: The P-256 key of the `.p8` file.
+    ///   - keyId: The key id (`kid`).
+    ///   - teamId: The team id (`iss`).
+    ///   - reuseInterval: How long to reuse a token (default 50 minutes; never less than
+    ///     `minimumRegenerationInterval`).
+    ///   - minimumRegenerationInterval: Minimum time between regenerations (default 20 minutes).
+    ///   - clock: The current time.
+    public init(
+        signingKey: P256.Signing.PrivateKey,
+        keyId: String,
+        teamId: String,
+        reuseInterval: Duration = .seconds(50 * 60),
+        minimumRegenerationInterval: Duration = .seconds(20 * 60),
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.signingKey = signingKey
+        self.keyId = keyId
+        self.teamId = teamId
+        self.reuseInterval = max(reuseInterval, minimumRegenerationInterval)
+        self.minimumRegenerationInterval = minimumRegenerationInterval
+        self.clock = clock
+    }
+
+    /// Creates a provider for a configuration.
+    /// - Parameters:
+    ///   - configuration: Supplies the key, key id and team id.
+    ///   - reuseInterval: How long to reuse a token (default 50 minutes).
+    ///   - clock: The current time.
+    public init(
+        configuration: APNsConfiguration,
+        reuseInterval: Duration = .seconds(50 * 60),
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.init(
+            signingKey: configuration.signingKey,
+            keyId: configuration.keyId,
+            teamId: configuration.teamId,
+            reuseInterval: reuseInterval,
+            clock: clock
+        )
+    }
+
+    /// The token to put into `authorization: bearer <token>`, regenerated when due.
+    /// - Throws: ``APNsError`` with code `signingFailed`.
+    public func token() throws(APNsError) -> String {
+        let now = clock()
+        if let current, !shouldRegenerate(current.issuedAt, now: now) {
+            return current.token
+        }
+        let issuedAt = Int64(now.timeIntervalSince1970.rounded(.down))
+        let token = try APNsJWT.make(keyId: keyId, teamId: teamId, issuedAt: issuedAt, signingKey: signingKey)
+        current = (token, now)
+        holdUntil = nil
+        refreshRequested = false
+        generatedCount += 1
+        return token
+    }
+
+    /// Reports that APNs rejected `token` as expired (`403 ExpiredProviderToken`): the next call to
+    /// ``token()`` makes a new one, even within the minimum regeneration interval.
+    ///
+    /// Reports about an older token are ignored, so many concurrent rejections cause one regeneration.
+    /// - Parameter token: The token the rejected request carried.
+    public func tokenExpired(_ token: String) {
+        if current?.token == token {
+            refreshRequested = true
+        }
+    }
+
+    /// Reacts to `429 TooManyProviderTokenUpdates`: keeps the current token for at least another
+    /// minimum regeneration interval from now (unless it is later reported expired).
+    public func keepCurrentToken() {
+        holdUntil = clock().addingTimeInterval(Self.seconds(minimumRegenerationInterval))
+    }
+
+    private func shouldRegenerate(_ issuedAt: Date, now: Date) -> Bool {
+        if refreshRequested { return true }
+        if let holdUntil, now < holdUntil { return false }
+        let age = now.timeIntervalSince(issuedAt)
+        return age >= Self.seconds(reuseInterval) && age >= Self.seconds(minimumRegenerationInterval)
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

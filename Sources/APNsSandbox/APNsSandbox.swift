@@ -1,0 +1,246 @@
+import Crypto
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOHTTP2
+import NIOPosix
+import NIOSSL
+
+/// A local APNs-compatible server (HTTP/2 over TLS) for tests and development.
+///
+/// It checks each `POST /3/device/<token>` like APNs (headers, JWT, payload), answers like APNs, records
+/// every request (see ``deliveries()``) and plays scripted faults (see ``inject(_:count:token:)``).
+/// At start it makes a throw-away CA and a server certificate for `localhost`/`127.0.0.1`, and writes the
+/// CA certificate to ``caCertificatePath`` for clients to trust.
+///
+/// Lifecycle: ``start(_:)`` + ``stop()``, or structured: ``withRunning(_:_:)``, or ``bind(_:)`` then
+/// ``run()`` in a task of your own (e.g. a service group); ``run()`` returns on cancellation or ``stop()``.
+public final class APNsSandbox: Sendable {
+    struct AcceptedConnection: Sendable {
+        var id: Int
+        var channel: any Channel
+        var multiplexer: NIOHTTP2Handler.AsyncStreamMultiplexer<IncomingStream>
+    }
+
+    /// The configuration the sandbox runs with.
+    public let configuration: Configuration
+    /// The bound TCP port (the chosen one when the configuration asked for `0`).
+    public let port: Int
+    /// Where the CA certificate (PEM) was written.
+    public let caCertificatePath: String
+    /// The CA certificate (PEM) clients must trust.
+    public let caCertificatePEM: String
+    /// `https://127.0.0.1:<port>` (with the configured host), the base URL for clients.
+    public var url: URL { URL(string: "https://\(configuration.host):\(port)")! }
+
+    let state: SandboxState
+    let connections: ConnectionRegistry
+    let validator: RequestValidator
+    let logger: Logger
+    let serverChannel: NIOAsyncChannel<AcceptedConnection, Never>
+    private let stopSignal: AsyncStream<Void>.Continuation
+    private let stopStream: AsyncStream<Void>
+    private let lifecycle = NIOLockedValueBox(Lifecycle())
+
+    private struct Lifecycle {
+        var running = false
+        var ownedTask: Task<Void, Never>?
+    }
+
+    private init(
+        configuration: Configuration,
+        port: Int,
+        certificates: SandboxCertificates,
+        caCertificatePath: String,
+        serverChannel: NIOAsyncChannel<AcceptedConnection, Never>,
+        state: SandboxState,
+        connections: ConnectionRegistry,
+        validator: RequestValidator,
+        logger: Logger
+    ) {
+        self.configuration = configuration
+        self.port = port
+        self.caCertificatePEM = certificates.caCertificatePEM
+        self.caCertificatePath = caCertificatePath
+        self.serverChannel = serverChannel
+        self.state = state
+        self.connections = connections
+        self.validator = validator
+        self.logger = logger
+        (self.stopStream, self.stopSignal) = AsyncStream<Void>.makeStream()
+    }
+
+    /// Generates the certificates, writes the CA certificate and binds the listening socket; does not
+    /// serve until ``run()``.
+    /// - Parameters:
+    ///   - configuration: Address, accepted ids and key, output files, initial faults.
+    ///   - logger: Receives debug lines about connections and requests (default: discards everything).
+    /// - Returns: The bound sandbox.
+    /// - Throws: ``APNsSandboxError``.
+    public static func bind(
+        _ configuration: Configuration,
+        logger: Logger = Logger(label: "apns-sandbox", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws(APNsSandboxError) -> APNsSandbox {
+        let publicKey: P256.Signing.PublicKey
+        do {
+            publicKey = try P256.Signing.PublicKey(pemRepresentation: configuration.publicKeyPEM)
+        } catch {
+            throw APNsSandboxError(.invalidPublicKey, "publicKeyPEM is not a PEM P-256 public key")
+        }
+        guard (0...65535).contains(configuration.port), !configuration.bundleId.isEmpty,
+            !configuration.teamId.isEmpty, !configuration.keyId.isEmpty, configuration.maximumConcurrentStreams > 0
+        else {
+            throw APNsSandboxError(.invalidConfiguration, "port, ids or stream limit out of range")
+        }
+        let certificates = try SandboxCertificates.generate()
+        let caPath =
+            configuration.caCertificateOutput
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("apns-sandbox-ca-\(UUID()).pem").path
+        guard FileManager.default.createFile(atPath: caPath, contents: Data(certificates.caCertificatePEM.utf8)) else {
+            throw APNsSandboxError(.cannotWriteFile, "cannot write the CA certificate to \(caPath)")
+        }
+        let state = try SandboxState(faults: configuration.faults, deliveryLog: configuration.deliveryLog)
+        let validator = RequestValidator(
+            bundleId: configuration.bundleId,
+            tokenVerifier: ProviderTokenVerifier(
+                keyId: configuration.keyId,
+                teamId: configuration.teamId,
+                publicKey: publicKey,
+                lifetime: TimeInterval(Fault.milliseconds(configuration.providerTokenLifetime)) / 1000
+            )
+        )
+        let connections = ConnectionRegistry()
+        let serverChannel = try await bindSocket(
+            configuration,
+            sslContext: certificates.makeSSLContext(),
+            registry: connections
+        )
+        guard let port = serverChannel.channel.localAddress?.port else {
+            serverChannel.channel.close(promise: nil)
+            throw APNsSandboxError(.bindFailed, "the listening socket has no port")
+        }
+        logger.debug("APNs sandbox bound", metadata: ["sandbox.port": "\(port)", "sandbox.ca": "\(caPath)"])
+        return APNsSandbox(
+            configuration: configuration,
+            port: port,
+            certificates: certificates,
+            caCertificatePath: caPath,
+            serverChannel: serverChannel,
+            state: state,
+            connections: connections,
+            validator: validator,
+            logger: logger
+        )
+    }
+
+    /// Binds (see ``bind(_:logger:)``) and serves in a background task until ``stop()``.
+    /// - Parameters:
+    ///   - configuration: Address, accepted ids and key, output files, initial faults.
+    ///   - logger: Receives debug lines (default: discards everything).
+    /// - Returns: The running sandbox; call ``stop()`` when done.
+    /// - Throws: ``APNsSandboxError``.
+    public static func start(
+        _ configuration: Configuration,
+        logger: Logger = Logger(label: "apns-sandbox", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws(APNsSandboxError) -> APNsSandbox {
+        let sandbox = try await bind(configuration, logger: logger)
+        let task = Task { await sandbox.run() }
+        sandbox.lifecycle.withLockedValue { $0.ownedTask = task }
+        return sandbox
+    }
+
+    /// Runs `body` with a serving sandbox, then stops it (structured: no task outlives the call).
+    /// - Parameters:
+    ///   - configuration: Address, accepted ids and key, output files, initial faults.
+    ///   - logger: Receives debug lines (default: discards everything).
+    ///   - body: The work using the sandbox.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``APNsSandboxError`` from binding, or what `body` throws.
+    public static func withRunning<Result: Sendable>(
+        _ configuration: Configuration,
+        logger: Logger = Logger(label: "apns-sandbox", factory: { _ in SwiftLogNoOpLogHandler() }),
+        _ body: (APNsSandbox) async throws -> Result
+    ) async throws -> Result {
+        let sandbox = try await bind(configuration, logger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await sandbox.run() }
+            do {
+                let result = try await body(sandbox)
+                await sandbox.stop()
+                try await group.waitForAll()
+                return result
+            } catch {
+                await sandbox.stop()
+                group.cancelAll()
+                throw error
+            }
+        }
+    }
+
+    /// Serves connections until ``stop()`` is called or the calling task is cancelled; then closes the
+    /// listening socket and all connections and returns. Call it at most once.
+    public func run() async {
+        let first = lifecycle.withLockedValue { state in
+            defer { state.running = true }
+            return !state.running
+        }
+        guard first else { return }
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.acceptConnections() }
+            for await _ in stopStream {}
+            group.cancelAll()
+            serverChannel.channel.close(promise: nil)
+            connections.closeAll()
+        }
+        await state.close()
+        logger.debug("APNs sandbox stopped", metadata: ["sandbox.port": "\(port)"])
+    }
+
+    /// Stops serving: closes the listening socket and every connection, and (for ``start(_:)``) waits until
+    /// the background task has finished.
+    public func stop() async {
+        stopSignal.finish()
+        let (task, wasRunning) = lifecycle.withLockedValue { state in
+            defer { state.running = true }  // a later run() returns at once
+            return (state.ownedTask, state.running)
+        }
+        if !wasRunning {
+            serverChannel.channel.close(promise: nil)
+            connections.closeAll()
+            await state.close()
+        }
+        await task?.value
+    }
+
+    /// Every request received so far, in order of completion.
+    public func deliveries() async -> [Delivery] { await state.deliveries() }
+
+    /// The requests that were delivered (see ``Delivery/isDelivered``).
+    public func delivered() async -> [Delivery] { await state.deliveries().filter(\.isDelivered) }
+
+    /// Forgets the recorded requests (the delivery log file is kept).
+    public func removeAllDeliveries() async { await state.removeAllDeliveries() }
+
+    /// Queues a fault for the next `count` requests (to `token` only, when given).
+    /// - Parameters:
+    ///   - fault: What to do instead of a normal answer.
+    ///   - count: How many matching requests it applies to (default 1).
+    ///   - token: Restrict it to one device token (default: any request).
+    public func inject(_ fault: Fault, count: Int = 1, token: String? = nil) async {
+        await state.inject(ScriptedFault(fault, count: count, token: token))
+    }
+
+    /// The faults not consumed yet.
+    public func pendingFaults() async -> [ScriptedFault] { await state.pendingFaults() }
+
+    /// Drops all queued faults.
+    public func removeAllFaults() async { await state.removeAllFaults() }
+
+    /// How many TCP connections were accepted since start.
+    public func connectionCount() -> Int { connections.acceptedCount }
+
+    /// The largest number of requests (HTTP/2 streams) handled at the same time since start.
+    public func peakConcurrentRequests() async -> Int { await state.peakConcurrentRequests() }
+}

@@ -1,0 +1,138 @@
+import APNs
+import Foundation
+import LiveActivity
+import Logging
+import PostgresClient
+import ScoreStore
+
+/// What one delivery round did.
+public struct DeliveryRound: Sendable, Equatable {
+    public var claimed = 0
+    public var sent = 0
+    public var retried = 0
+    public var deactivated = 0
+    public var failed = 0
+    /// APNs refused the provider credentials: delivery stopped until an operator fixes them.
+    public var paused: String?
+}
+
+/// Delivers the outbox to APNs: claims due pushes (`FOR UPDATE SKIP LOCKED`, with a lease), sends
+/// them concurrently over HTTP/2, and records every attempt and its outcome. At-least-once: a push
+/// is marked sent only after APNs accepted it, and its stable `apns-id` makes a repeat recognisable.
+public struct DeliveryWorker: Sendable {
+    public let connection: PostgresConnection
+    /// The APNs client for an activity's environment.
+    public let client: @Sendable (PushEnvironment) -> APNsClient
+    public let logger: Logger
+    public var batchSize = 500
+    /// Seconds a claim is held before another worker may take the push over.
+    public var lease = 30
+    public var backoff = APNsBackoff()
+    /// When set, each round first sends the pushes that time alone made due (coalesced updates whose
+    /// interval closed, ends near the 8-hour limit), on the wall clock.
+    public var throttle: ThrottlePolicy? = ThrottlePolicy()
+
+    public init(
+        connection: PostgresConnection, client: @escaping @Sendable (PushEnvironment) -> APNsClient, logger: Logger
+    ) {
+        self.connection = connection
+        self.client = client
+        self.logger = logger
+    }
+
+    /// One round: claim what is due, send it, record the outcomes.
+    public func deliverDue() async throws -> DeliveryRound {
+        if let throttle {
+            _ = try await connection.transaction { try PushScheduler.tick(at: Date(), policy: throttle, in: $0) }
+        }
+        let (limit, lease) = (batchSize, self.lease)
+        let pushes = try await connection.transaction { try Outbox.claim(limit: limit, lease: lease, in: $0) }
+        var round = DeliveryRound(claimed: pushes.count)
+        guard !pushes.isEmpty else { return round }
+        let results = await withTaskGroup(of: (OutboxPush, APNsResult).self) { group in
+            for push in pushes {
+                let client = client(push.environment)
+                group.addTask { (push, await client.send(Self.request(push))) }
+            }
+            var all: [(OutboxPush, APNsResult)] = []
+            for await result in group { all.append(result) }
+            return all
+        }
+        var records: [(OutboxPush, Int?, String?, Outbox.Outcome)] = []
+        var generator = SystemRandomNumberGenerator()
+        for (push, result) in results {
+            let reason = result.reason ?? result.error.map { "\($0.code.rawValue)" }
+            let outcome: Outbox.Outcome
+            switch result.action {
+            case .delivered:
+                outcome = .sent
+                round.sent += 1
+            case .retry, .keepTokenLongerAndRetry:
+                let delay = backoff.delay(attempt: push.attempts + 1, using: &generator)
+                outcome = .retry(after: delay / .seconds(1))
+                round.retried += 1
+            case .refreshTokenAndRetry:
+                outcome = .retry(after: 0)
+                round.retried += 1
+            case .deactivate(let why):
+                outcome = .deactivate(reason: why)
+                round.deactivated += 1
+                logger.notice(
+                    "APNs says the activity is gone; deactivated it",
+                    metadata: ["activity.id": "\(push.activityId)", "apns.reason": "\(why)"])
+            case .neverRetry(let why):
+                outcome = .failed(reason: why)
+                round.failed += 1
+                logger.error(
+                    "APNs refused a push for good; this is a bug upstream of delivery",
+                    metadata: [
+                        "push.id": "\(push.id)", "apns.status": "\(result.status ?? 0)", "apns.reason": "\(why)",
+                    ])
+            case .pause(let why):
+                outcome = .release
+                round.paused = why
+            }
+            records.append((push, result.status, reason, outcome))
+        }
+        let outcomes = records
+        try await connection.transaction { try Outbox.record(outcomes, in: $0) }
+        if let paused = round.paused {
+            logger.critical(
+                "APNs rejected the provider token (\(paused)): check SCOREFEED_APNS_KEY_ID, SCOREFEED_APNS_TEAM_ID and the .p8 key; delivery is paused"
+            )
+        }
+        return round
+    }
+
+    /// Delivers until cancelled, or until nothing is left to deliver when `untilEmpty` is set.
+    ///
+    /// - Returns: the totals; stops early when delivery is paused (see ``DeliveryRound/paused``).
+    public func run(untilEmpty: Bool, pollInterval: Double = 0.5) async throws -> DeliveryRound {
+        var total = DeliveryRound()
+        while !Task.isCancelled {
+            let round = try await deliverDue()
+            total.claimed += round.claimed
+            total.sent += round.sent
+            total.retried += round.retried
+            total.deactivated += round.deactivated
+            total.failed += round.failed
+            if let paused = round.paused {
+                total.paused = paused
+                return total
+            }
+            if round.claimed > 0 { continue }
+            let (count, nextIn) = try await connection.withSession { try Outbox.pending(in: $0) }
+            if untilEmpty && count == 0 { return total }
+            let wait = min(pollInterval, max(0.01, nextIn ?? pollInterval))
+            try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+        }
+        return total
+    }
+
+    static func request(_ push: OutboxPush) -> APNsRequest {
+        APNsRequest(
+            deviceToken: push.pushToken, payload: Array(push.payload.utf8),
+            priority: push.priority == 10 ? .immediately : .consideringDevicePower,
+            expiration: Int64(push.expiration), apnsId: UUID(uuidString: push.apnsId) ?? UUID())
+    }
+}

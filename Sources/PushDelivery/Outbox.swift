@@ -1,0 +1,112 @@
+import Foundation
+import PostgresClient
+import ScoreStore
+
+/// The delivery side of the `activity_pushes` outbox: claim, record, release. Every function is
+/// one short transaction; nothing is held while a push is on the wire.
+enum Outbox {
+    /// Claims up to `limit` due pushes for `lease` seconds, counting the attempt. Pushes whose
+    /// activity was deactivated are failed on the spot instead. Claims expire: a worker that dies
+    /// holding them loses nothing, another one takes them when the lease ends.
+    static func claim(limit: Int, lease: Int, in tx: PostgresSession) throws -> [OutboxPush] {
+        try tx.query(
+            """
+            UPDATE activity_pushes p SET state = 'failed', last_reason = 'activity inactive', claimed_until = NULL
+            FROM activities a
+            WHERE a.id = p.activity_id AND NOT a.active AND p.state = 'pending'
+            """)
+        let claimed = try tx.query(
+            """
+            WITH due AS (
+                SELECT id FROM activity_pushes
+                WHERE state = 'pending' AND next_attempt_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
+                ORDER BY next_attempt_at, id
+                LIMIT $1
+                FOR UPDATE SKIP LOCKED
+            )
+            UPDATE activity_pushes p SET claimed_until = now() + make_interval(secs => $2), attempts = p.attempts + 1
+            FROM due WHERE p.id = due.id
+            RETURNING p.id
+            """, [limit, lease])
+        let ids = try claimed.rows.map { try $0.int("id") }
+        guard !ids.isEmpty else { return [] }
+        return try ActivityPushes.decode(
+            tx.query("\(ActivityPushes.select) WHERE p.id = ANY($1::bigint[]) ORDER BY p.id", [ids]))
+    }
+
+    /// What became of one attempt, as stored.
+    enum Outcome: Sendable {
+        case sent
+        case retry(after: Double)
+        case deactivate(reason: String)
+        case failed(reason: String)
+        /// Delivery is paused (bad provider credentials): the push goes back untouched.
+        case release
+    }
+
+    /// Records attempts and their outcomes in one transaction.
+    static func record(_ results: [(OutboxPush, Int?, String?, Outcome)], in tx: PostgresSession) throws {
+        for (push, status, reason, outcome) in results {
+            let label: String
+            switch outcome {
+            case .sent:
+                label = "sent"
+                try tx.query(
+                    """
+                    UPDATE activity_pushes SET state = 'sent', sent_at = now(), claimed_until = NULL,
+                                               last_status = $2, last_reason = NULL
+                    WHERE id = $1
+                    """, [push.id, status])
+            case .retry(let after):
+                label = "retry"
+                try tx.query(
+                    """
+                    UPDATE activity_pushes SET claimed_until = NULL, last_status = $2, last_reason = $3,
+                                               next_attempt_at = now() + make_interval(secs => $4)
+                    WHERE id = $1
+                    """, [push.id, status, reason, after])
+            case .deactivate(let why):
+                label = "deactivated"
+                try tx.query(
+                    """
+                    UPDATE activity_pushes SET state = 'failed', claimed_until = NULL, last_status = $2, last_reason = $3
+                    WHERE id = $1
+                    """, [push.id, status, why])
+                _ = try Activities.deactivate(token: push.pushToken, reason: why, in: tx)
+                try tx.query(
+                    """
+                    UPDATE activity_pushes SET state = 'failed', last_reason = 'activity inactive', claimed_until = NULL
+                    WHERE activity_id = $1 AND state = 'pending'
+                    """, [push.activityId])
+            case .failed(let why):
+                label = "failed"
+                try tx.query(
+                    """
+                    UPDATE activity_pushes SET state = 'failed', claimed_until = NULL, last_status = $2, last_reason = $3
+                    WHERE id = $1
+                    """, [push.id, status, why])
+            case .release:
+                label = "paused"
+                try tx.query(
+                    """
+                    UPDATE activity_pushes SET claimed_until = NULL, attempts = greatest(attempts - 1, 0),
+                                               last_status = $2, last_reason = $3
+                    WHERE id = $1
+                    """, [push.id, status, reason])
+            }
+            try tx.query(
+                "INSERT INTO push_attempts (push_id, status, reason, outcome) VALUES ($1, $2, $3, $4)",
+                [push.id, status, reason, label])
+        }
+    }
+
+    /// How many pushes are still to deliver, and when the next one is due (seconds from now, ≤ 0 = now).
+    static func pending(in session: PostgresSession) throws -> (count: Int, nextIn: Double?) {
+        let result = try session.query(
+            """
+            SELECT count(*) AS n, extract(epoch FROM min(greatest(next_attempt_at, coalesce(claimed_until, next_attempt_at))) - now())::float8 AS next_in
+            FROM activity_pushes WHERE state = 'pending'
+            """)
+        return (try result[0].int("n"), try result[0].text("next_in").flatMap(Double.init))
+    }
+}

@@ -1,0 +1,78 @@
+import APNs
+import ArgumentParser
+import Foundation
+import Logging
+import ScoreStore
+
+/// APNs settings: flags, falling back to the `SCOREFEED_APNS_*` environment variables.
+struct APNsOptions: ParsableArguments {
+    @Option(name: .customLong("apns-key-file"), help: "The .p8 signing key (SCOREFEED_APNS_KEY_FILE).")
+    var keyFile: String?
+
+    @Option(name: .customLong("apns-key-id"), help: "The key id (SCOREFEED_APNS_KEY_ID).")
+    var keyId: String?
+
+    @Option(name: .customLong("apns-team-id"), help: "The team id (SCOREFEED_APNS_TEAM_ID).")
+    var teamId: String?
+
+    @Option(name: .customLong("apns-bundle-id"), help: "The app's bundle id (SCOREFEED_APNS_BUNDLE_ID).")
+    var bundleId: String?
+
+    @Option(
+        name: .customLong("apns-url"),
+        help: "production (default), sandbox, or any https URL such as a local server (SCOREFEED_APNS_URL).")
+    var url: String?
+
+    @Option(name: .customLong("apns-ca-file"), help: "An extra CA certificate to trust, PEM (SCOREFEED_APNS_CA_FILE).")
+    var caFile: String?
+
+    /// The validated configuration; a clear error names what is missing or wrong.
+    func configuration() throws -> APNsConfiguration {
+        var env = Runtime.environment
+        let flags: [(String, String?)] = [
+            (APNsConfiguration.Variable.keyFile, keyFile), (APNsConfiguration.Variable.keyId, keyId),
+            (APNsConfiguration.Variable.teamId, teamId), (APNsConfiguration.Variable.bundleId, bundleId),
+            (APNsConfiguration.Variable.url, url), (APNsConfiguration.Variable.caFile, caFile),
+        ]
+        for case (let name, let value?) in flags { env[name] = value }
+        do {
+            return try APNsConfiguration.fromEnvironment(env)
+        } catch {
+            throw CLIError("APNs configuration: \(error.message) (flags --apns-*, or SCOREFEED_APNS_* variables)")
+        }
+    }
+}
+
+/// One APNs client per environment: production and sandbox hosts, or one custom URL for both.
+final class PushClients: Sendable {
+    let production: APNsClient
+    let sandbox: APNsClient
+
+    init(_ configuration: APNsConfiguration, logger: Logger) throws {
+        func host(_ environment: APNsConfiguration.Environment) throws -> APNsClient {
+            APNsClient(
+                configuration: try APNsConfiguration(
+                    signingKeyPEM: configuration.signingKey.pemRepresentation, keyId: configuration.keyId,
+                    teamId: configuration.teamId, bundleId: configuration.bundleId, environment: environment,
+                    additionalCAFile: configuration.additionalCAFile),
+                logger: logger)
+        }
+        switch configuration.environment {
+        case .custom:
+            production = APNsClient(configuration: configuration, logger: logger)
+            sandbox = production
+        case .production, .sandbox:
+            production = try host(.production)
+            sandbox = try host(.sandbox)
+        }
+    }
+
+    func client(_ environment: PushEnvironment) -> APNsClient {
+        environment == .sandbox ? sandbox : production
+    }
+
+    func shutdown() async {
+        try? await production.shutdown()
+        if sandbox !== production { try? await sandbox.shutdown() }
+    }
+}

@@ -1,0 +1,98 @@
+import APNsSandbox
+import ArgumentParser
+import Crypto
+import Foundation
+
+/// `scorefeed apns-sandbox`: the local APNs-compatible server, for tests, the demo and QA.
+struct ApnsSandboxCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apns-sandbox",
+        abstract: "Run a local APNs-compatible HTTP/2 + TLS server that checks and records pushes.",
+        discussion: """
+            It generates a self-signed certificate (CA in DIR/ca.pem) and, unless given a public key, a
+            P-256 signing key (DIR/key.p8) whose JWTs it accepts. It checks method, path, headers, the
+            JWT signature, the token format and the payload size as APNs does, records every request
+            in DIR/deliveries.jsonl, and answers with the scripted faults given by --fault:
+            STATUS:REASON[:TIMESTAMP][*COUNT][@TOKEN] (e.g. 429:TooManyRequests*3), delay:250ms, drop.
+            DIR/env holds the SCOREFEED_APNS_* settings a client needs. Stops on SIGINT or SIGTERM.
+            """
+    )
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on (0 picks a free one).")
+    var port = 2197
+
+    @Option(help: "Folder for the key, the CA certificate, the delivery log and the env file.")
+    var dir = ".scorefeed/apns"
+
+    @Option(help: "The bundle id whose Live Activity topic is accepted.")
+    var bundleId = "com.example.scores"
+
+    @Option(help: "The team id expected in JWTs.")
+    var teamId = "TEAM000001"
+
+    @Option(help: "The key id expected in JWTs.")
+    var keyId = "KEY0000001"
+
+    @Option(help: "PEM public key verifying the JWTs (default: the one of DIR/key.p8, created if missing).")
+    var publicKey: String?
+
+    @Option(help: "A scripted fault (repeatable).")
+    var fault: [String] = []
+
+    func run() async throws {
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let folder = URL(fileURLWithPath: dir).standardizedFileURL
+        let keyFile = folder.appendingPathComponent("key.p8").path
+        let publicKeyPEM = try publicKey.map { try String(contentsOfFile: $0, encoding: .utf8) } ?? signingKey(keyFile)
+        let faults = try fault.map { spec in
+            do {
+                return try ScriptedFault(parsing: spec)
+            } catch {
+                throw ValidationError("--fault \(spec): \(error)")
+            }
+        }
+        let sandbox = try await APNsSandbox.bind(
+            .init(
+                host: host, port: port, bundleId: bundleId, teamId: teamId, keyId: keyId, publicKeyPEM: publicKeyPEM,
+                caCertificateOutput: folder.appendingPathComponent("ca.pem").path,
+                deliveryLog: folder.appendingPathComponent("deliveries.jsonl").path, faults: faults))
+        let env = """
+            SCOREFEED_APNS_URL=\(sandbox.url.absoluteString)
+            SCOREFEED_APNS_CA_FILE=\(sandbox.caCertificatePath)
+            SCOREFEED_APNS_KEY_FILE=\(keyFile)
+            SCOREFEED_APNS_KEY_ID=\(keyId)
+            SCOREFEED_APNS_TEAM_ID=\(teamId)
+            SCOREFEED_APNS_BUNDLE_ID=\(bundleId)
+
+            """
+        try env.write(toFile: folder.appendingPathComponent("env").path, atomically: true, encoding: .utf8)
+        Output.line("APNs sandbox listening on \(sandbox.url.absoluteString); client settings in \(folder.path)/env:")
+        Output.write(env)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await sandbox.run() }
+            await SignalWait.interruptOrTerminate()
+            await sandbox.stop()
+            await group.waitForAll()
+        }
+        let deliveries = await sandbox.deliveries()
+        Output.line("stopped; \(deliveries.filter(\.isDelivered).count) of \(deliveries.count) request(s) delivered")
+    }
+
+    /// The public key of the `.p8` at `path`, creating the key when the file does not exist.
+    private func signingKey(_ path: String) throws -> String {
+        if let pem = try? String(contentsOfFile: path, encoding: .utf8) {
+            do {
+                return try P256.Signing.PrivateKey(pemRepresentation: pem).publicKey.pemRepresentation
+            } catch {
+                throw CLIError("\(path) is not a P-256 .p8 key: \(error)")
+            }
+        }
+        let pair = APNsTestKeyPair()
+        try pair.privateKeyPEM.write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o600)
+        return pair.publicKeyPEM
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Logging
+import PostgresClient
+import ScoreStore
+
+/// The checkout's root folder (this file is `<root>/Sources/ScoreFeedTesting/TestStore.swift`).
+public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// The path of a file in `fixtures/`.
+public func fixture(_ name: String) -> String {
+    repositoryRoot.appendingPathComponent("fixtures").appendingPathComponent(name).path
+}
+
+/// A logger that keeps test output to warnings and worse.
+public let quietLogger: Logger = {
+    var logger = Logger(label: "test")
+    logger.logLevel = .warning
+    return logger
+}()
+
+/// A migrated schema of its own and a connection to it, for one test.
+public func withStore<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    try await TestDatabase.withSchema { url in
+        let connection = try await PostgresConnection.connect(url)
+        do {
+            try await Migrator().migrate(connection, logger: quietLogger)
+            let value = try await body(connection)
+            await connection.close()
+            return value
+        } catch {
+            await connection.close()
+            throw error
+        }
+    }
+}
+
+/// The number of rows in a table.
+public func count(_ table: String, _ connection: PostgresConnection) async throws -> Int {
+    try await connection.query("SELECT count(*) AS n FROM \(table)")[0].int("n")
+}
+
+/// Three activities per fixture game: a plain production one, one with frequent updates, one
+/// sandbox, registered 15 minutes before the scheduled first pitch (the game's own clock).
+public let activityTokens = [
+    String(repeating: "a1", count: 32), String(repeating: "b2", count: 32), String(repeating: "c3", count: 32),
+]
+
+/// Registers ``activityTokens`` for the game of a fixture file.
+public func registerActivities(for file: String, _ connection: PostgresConnection) async throws {
+    let first = try FeedFile.read(file)[0].message
+    guard case .gameScheduled(_, _, let startsAt) = first.event else { throw TestDatabaseError("no game.scheduled") }
+    let registeredAt = startsAt.addingTimeInterval(-15 * 60)
+    for (index, token) in activityTokens.enumerated() {
+        _ = try await connection.withSession { session in
+            try Activities.register(
+                gameId: first.gameId, token: token, environment: index == 2 ? .sandbox : .production,
+                bundleId: "com.example.scores", frequentUpdates: index == 1, at: registeredAt, in: session)
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import APNs
+import APNsSandbox
+import Foundation
+import PostgresClient
+import ScoreFeedTesting
+import ScoreStore
+import Testing
+
+@testable import PushDelivery
+
+/// A local APNs server, an APNs client trusting it, and a worker on a migrated schema.
+struct Harness {
+    let sandbox: APNsSandbox
+    let connection: PostgresConnection
+    let pair: APNsTestKeyPair
+
+    func client(keyPEM: String? = nil) throws -> APNsClient {
+        let configuration = try APNsConfiguration(
+            signingKeyPEM: keyPEM ?? pair.privateKeyPEM, keyId: "KEY0000001", teamId: "TEAM000001",
+            bundleId: "com.example.scores", environment: .custom(sandbox.url),
+            additionalCAFile: sandbox.caCertificatePath)
+        // Generous: the server runs in this (debug, busy) test process; a timeout would make a retry
+        // re-deliver a push the server already accepted, which at-least-once allows but these tests pin.
+        return APNsClient(configuration: configuration, requestTimeout: .seconds(30), logger: quietLogger)
+    }
+
+    /// A worker with millisecond backoffs so retries happen within the test.
+    func worker(_ client: APNsClient, lease: Int = 30) -> DeliveryWorker {
+        var worker = DeliveryWorker(connection: connection, client: { _ in client }, logger: quietLogger)
+        worker.backoff = APNsBackoff(base: .milliseconds(5), cap: .milliseconds(50))
+        worker.lease = lease
+        worker.batchSize = 50
+        worker.throttle = nil
+        return worker
+    }
+
+    static func with<T: Sendable>(_ body: (Harness) async throws -> T) async throws -> T {
+        let pair = APNsTestKeyPair()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apns-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let configuration = APNsSandbox.Configuration(
+            bundleId: "com.example.scores", teamId: "TEAM000001", keyId: "KEY0000001", publicKeyPEM: pair.publicKeyPEM,
+            caCertificateOutput: folder.appendingPathComponent("ca.pem").path)
+        return try await APNsSandbox.withRunning(configuration) { sandbox in
+            try await withStore { connection in
+                try await body(Harness(sandbox: sandbox, connection: connection, pair: pair))
+            }
+        }
+    }
+
+    /// Replays a fixture with the three test activities registered; returns the outbox.
+    func replay(_ name: String) async throws -> [OutboxPush] {
+        let file = fixture("\(name).jsonl")
+        try await registerActivities(for: file, connection)
+        let summary = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _ in }
+        let gameId = try FeedFile.read(file)[0].message.gameId
+        #expect(summary.accepted > 0)
+        return try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+    }
+
+    func states() async throws -> [String: Int] {
+        let rows = try await connection.query("SELECT state, count(*) AS n FROM activity_pushes GROUP BY state")
+        var states: [String: Int] = [:]
+        for row in rows.rows { states[try row.string("state")] = try row.int("n") }
+        return states
+    }
+}
+
+/// What the server received and accepted, comparable with the outbox.
+private func delivered(_ sandbox: APNsSandbox) async -> [String] {
+    await sandbox.delivered().map { d in
+        "\(d.token ?? "") \(d.apnsId.lowercased()) p\(d.priority ?? 0) x\(d.expiration ?? 0) \(String(decoding: d.payload, as: UTF8.self))"
+    }.sorted()
+}
+
+private func expected(_ pushes: [OutboxPush]) -> [String] {
+    pushes.map { "\($0.pushToken) \($0.apnsId) p\($0.priority) x\($0.expiration) \($0.payload)" }.sorted()
+}
+
+@Suite("delivery to a local APNs server over HTTP/2")
+struct DeliveryTests {
+    @Test("a fixture game with three activities delivers exactly its golden pushes, each once")
+    func golden() async throws {
+        try await Harness.with { h in
+            let outbox = try await h.replay("extra-innings-walkoff")
+            let client = try h.client()
+            let total = try await h.worker(client).run(untilEmpty: true)
+            try await client.shutdown()
+            #expect(total.sent == outbox.count)
+            #expect(await delivered(h.sandbox) == expected(outbox))
+            #expect(try await h.states() == ["sent": outbox.count])
+            let attempts = try await count("push_attempts", h.connection)
+            #expect(attempts == outbox.count)
+            // The outbox is the golden stream the store tests pin.
+            let golden = try String(contentsOfFile: fixture("extra-innings-walkoff.pushes.jsonl"), encoding: .utf8)
+            #expect(golden.split(separator: "\n").count == outbox.count)
+        }
+    }
+
+    @Test("with 429, 500, 503 and dropped connections injected, every push is delivered once and none is lost")
+    func faults() async throws {
+        try await Harness.with { h in
+            let outbox = try await h.replay("delayed-postponed")
+            await h.sandbox.inject(.tooManyRequests, count: 5)
+            await h.sandbox.inject(.internalServerError, count: 4)
+            await h.sandbox.inject(.serviceUnavailable, count: 4)
+            await h.sandbox.inject(.dropConnection, count: 3)
+            let client = try h.client()
+            let total = try await h.worker(client).run(untilEmpty: true)
+            try await client.shutdown()
+            #expect(total.retried >= 16)
+            // At least once: a dropped connection can lose the answer to a push the server accepted, and
+            // that push goes again with the same apns-id. A push whose success was recorded never does.
+            let received = await delivered(h.sandbox)
+            #expect(Array(Set(received)).sorted() == expected(outbox), "every push delivered")
+            let sentAttempts = try await h.connection.query(
+                "SELECT count(*) AS n FROM push_attempts WHERE outcome = 'sent'")[0].int("n")
+            #expect(sentAttempts == outbox.count, "each success recorded once")
+            let lostAnswers = try await h.connection.query(
+                "SELECT count(*) AS n FROM push_attempts WHERE status IS NULL")[0].int("n")
+            #expect(received.count - outbox.count <= lostAnswers, "repeats only where an answer was lost")
+            #expect(try await h.states() == ["sent": outbox.count])
+            #expect(await h.sandbox.pendingFaults().isEmpty)
+        }
+    }
+
+    @Test("410 Unregistered deactivates the activity; its other pushes are failed, the others delivered")
+    func unregistered() async throws {
+        try await Harness.with { h in
+            let outbox = try await h.replay("plain-nine")
+            let gone = activityTokens[1]
+            await h.sandbox.inject(.unregistered(timestamp: 1_775_000_000_000), count: 1, token: gone)
+            let client = try h.client()
+            let total = try await h.worker(client).run(untilEmpty: true)
+            try await client.shutdown()
+            #expect(total.deactivated == 1)
+            let others = outbox.filter { $0.pushToken != gone }
+            #expect(await delivered(h.sandbox).filter { !$0.hasPrefix(gone) } == expected(others))
+            let activity = try await h.connection.withSession { try Activities.list(in: $0) }
+                .first { $0.pushToken == gone }
+            #expect(activity?.active == false)
+            #expect(activity?.deactivatedReason == "Unregistered")
+            let states = try await h.states()
+            #expect(states["sent"] == others.count + (await delivered(h.sandbox).filter { $0.hasPrefix(gone) }.count))
+            #expect((states["failed"] ?? 0) > 0)
+            #expect(states["pending"] == nil)
+        }
+    }
+
+    @Test("a worker that dies after claiming loses nothing: the lease ends and another worker delivers")
+    func crashAfterClaim() async throws {
+        try await Harness.with { h in
+            let outbox = try await h.replay("delayed-postponed")
+            // Claim everything with a one-second lease, then "die" without sending or recording.
+            let claimed = try await h.connection.transaction { try Outbox.claim(limit: 1000, lease: 1, in: $0) }
+            #expect(claimed.count == outbox.count)
+            let client = try h.client()
+            let early = try await h.worker(client).deliverDue()
+            #expect(early.claimed == 0, "claimed pushes are not taken while the lease holds")
+            try await Task.sleep(nanoseconds: 1_200_000_000)
+            let total = try await h.worker(client).run(untilEmpty: true)
+            try await client.shutdown()
+            #expect(total.sent == outbox.count)
+            #expect(await delivered(h.sandbox) == expected(outbox))
+        }
+    }
+
+    @Test("an invalid provider token pauses delivery and leaves the pushes pending")
+    func invalidProviderToken() async throws {
+        try await Harness.with { h in
+            let outbox = try await h.replay("delayed-postponed")
+            let client = try h.client(keyPEM: APNsTestKeyPair().privateKeyPEM)
+            let total = try await h.worker(client).run(untilEmpty: true)
+            try await client.shutdown()
+            #expect(total.paused == "InvalidProviderToken")
+            #expect(total.sent == 0)
+            #expect(try await h.states() == ["pending": outbox.count])
+        }
+    }
+}
