@@ -24,7 +24,8 @@ public struct DeliveryWorker: Sendable {
     /// The APNs client for an activity's environment.
     public let client: @Sendable (PushEnvironment) -> APNsClient
     public let logger: Logger
-    public var batchSize = 500
+    /// Pushes claimed and in flight at once (APNs allows about a thousand streams per connection).
+    public var batchSize = 1000
     /// Seconds a claim is held before another worker may take the push over.
     public var lease = 30
     public var backoff = APNsBackoff()

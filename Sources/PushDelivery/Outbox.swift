@@ -44,19 +44,17 @@ enum Outbox {
         case release
     }
 
-    /// Records attempts and their outcomes in one transaction.
+    /// Records attempts and their outcomes in one transaction (the common outcome, sent, in one
+    /// statement for the whole round).
     static func record(_ results: [(OutboxPush, Int?, String?, Outcome)], in tx: PostgresSession) throws {
+        var sent: [Int] = []
+        var labels: [String] = []
         for (push, status, reason, outcome) in results {
             let label: String
             switch outcome {
             case .sent:
                 label = "sent"
-                try tx.query(
-                    """
-                    UPDATE activity_pushes SET state = 'sent', sent_at = now(), claimed_until = NULL,
-                                               last_status = $2, last_reason = NULL
-                    WHERE id = $1
-                    """, [push.id, status])
+                sent.append(push.id)
             case .retry(let after):
                 label = "retry"
                 try tx.query(
@@ -94,10 +92,21 @@ enum Outbox {
                     WHERE id = $1
                     """, [push.id, status, reason])
             }
-            try tx.query(
-                "INSERT INTO push_attempts (push_id, status, reason, outcome) VALUES ($1, $2, $3, $4)",
-                [push.id, status, reason, label])
+            labels.append(label)
         }
+        if !sent.isEmpty {
+            try tx.query(
+                """
+                UPDATE activity_pushes SET state = 'sent', sent_at = now(), claimed_until = NULL, last_status = 200,
+                                           last_reason = NULL
+                WHERE id = ANY($1::bigint[])
+                """, [sent])
+        }
+        try tx.query(
+            """
+            INSERT INTO push_attempts (push_id, status, reason, outcome)
+            SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
+            """, [results.map(\.0.id), results.map(\.1), results.map(\.2), labels])
     }
 
     /// How many pushes are still to deliver, and when the next one is due (seconds from now, ≤ 0 = now).

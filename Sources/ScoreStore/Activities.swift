@@ -140,12 +140,25 @@ public enum Activities {
     /// Stores a throttle's new state and its next deadline.
     static func save(_ throttle: ActivityThrottle, id: Int, policy: ThrottlePolicy, in session: PostgresSession) throws
     {
+        try saveAll([(id, throttle)], policy: policy, in: session)
+    }
+
+    /// Stores many throttles in one statement.
+    static func saveAll(_ throttles: [(Int, ActivityThrottle)], policy: ThrottlePolicy, in session: PostgresSession)
+        throws
+    {
+        guard !throttles.isEmpty else { return }
         try session.query(
             """
-            UPDATE activities SET throttle = $2::jsonb, next_deadline = $3,
-                ended_at = CASE WHEN $4 THEN coalesce(ended_at, now()) ELSE ended_at END
-            WHERE id = $1
-            """, [id, try encode(throttle), throttle.nextDeadline(policy: policy), throttle.ended])
+            UPDATE activities a SET throttle = u.t::jsonb, next_deadline = u.d,
+                ended_at = CASE WHEN u.e THEN coalesce(a.ended_at, now()) ELSE a.ended_at END
+            FROM unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::bool[]) AS u(id, t, d, e)
+            WHERE a.id = u.id
+            """,
+            [
+                throttles.map(\.0), try throttles.map { try encode($0.1) },
+                throttles.map { $0.1.nextDeadline(policy: policy) }, throttles.map(\.1.ended),
+            ])
     }
 
     private static let columns = """

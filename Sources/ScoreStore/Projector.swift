@@ -131,9 +131,7 @@ public struct Projector: Sendable {
         try ScoreProjection.save(touched.compactMap { states[$0] }, positions: lastPositions, in: tx)
         try PushCommands.insert(commands, in: tx)
         if let pushes {
-            for (id, throttle) in activities.values.joined() {
-                try Activities.save(throttle, id: id, policy: pushes.throttle, in: tx)
-            }
+            try Activities.saveAll(Array(activities.values.joined()), policy: pushes.throttle, in: tx)
             try ActivityPushes.insert(planned, in: tx)
         }
         try tx.query(

@@ -56,7 +56,7 @@ enum Fixture {
 
     /// Runs `body` with a serving sandbox and a client trusting its CA; shuts both down afterwards.
     static func withSandbox(
-        requestTimeout: Duration = .seconds(10),
+        requestTimeout: Duration = .seconds(30),
         clock: TestClock? = nil,
         client makeConfiguration: (APNsSandbox) throws -> APNsConfiguration = { try clientConfiguration(for: $0) },
         _ body: (APNsSandbox, APNsClient) async throws -> Void

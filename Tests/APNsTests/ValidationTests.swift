@@ -142,7 +142,7 @@ struct ValidationTests {
             let response: HTTPClientResponse
             let body: ByteBuffer
             do {
-                response = try await http.execute(request, timeout: .seconds(5))
+                response = try await http.execute(request, timeout: .seconds(30))
                 body = try await response.body.collect(upTo: 4096)
             } catch {
                 try await http.shutdown()
