@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Checks `authorization: bearer <JWT>` as APNs does.
 struct ProviderTokenVerifier: Sendable {
@@ -7,6 +8,16 @@ struct ProviderTokenVerifier: Sendable {
     let teamId: String
     let publicKey: P256.Signing.PublicKey
     let lifetime: TimeInterval
+    /// Tokens whose signature was already verified, with their `iat`: a client reuses one JWT for
+    /// close to an hour, so verifying it once per connection's worth of requests is enough.
+    private let verified = NIOLockedValueBox<[Substring: Int64]>([:])
+
+    init(keyId: String, teamId: String, publicKey: P256.Signing.PublicKey, lifetime: TimeInterval) {
+        self.keyId = keyId
+        self.teamId = teamId
+        self.publicKey = publicKey
+        self.lifetime = lifetime
+    }
 
     private struct Header: Decodable {
         var alg: String
@@ -23,6 +34,9 @@ struct ProviderTokenVerifier: Sendable {
         guard let authorization, !authorization.isEmpty else { return "MissingProviderToken" }
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return "InvalidProviderToken" }
+        if let iat = verified.withLockedValue({ $0[parts[1]] }) {
+            return now.timeIntervalSince1970 - TimeInterval(iat) > lifetime ? "ExpiredProviderToken" : nil
+        }
         let segments = parts[1].split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3,
             let headerBytes = Self.decode(segments[0]),
@@ -35,6 +49,10 @@ struct ProviderTokenVerifier: Sendable {
         else { return "InvalidProviderToken" }
         let signingInput = Data("\(segments[0]).\(segments[1])".utf8)
         guard publicKey.isValidSignature(signature, for: signingInput) else { return "InvalidProviderToken" }
+        verified.withLockedValue { cache in
+            if cache.count >= 64 { cache.removeAll() }
+            cache[parts[1]] = claims.iat
+        }
         if now.timeIntervalSince1970 - TimeInterval(claims.iat) > lifetime {
             return "ExpiredProviderToken"
         }

@@ -47,18 +47,30 @@ public struct DeliveryWorker: Sendable {
             _ = try await connection.transaction { try PushScheduler.tick(at: Date(), policy: throttle, in: $0) }
         }
         let (limit, lease) = (batchSize, self.lease)
+        let started = ContinuousClock.now
         let pushes = try await connection.transaction { try Outbox.claim(limit: limit, lease: lease, in: $0) }
+        let claimed = ContinuousClock.now
         var round = DeliveryRound(claimed: pushes.count)
         guard !pushes.isEmpty else { return round }
-        let results = await withTaskGroup(of: (OutboxPush, APNsResult).self) { group in
-            for push in pushes {
-                let client = client(push.environment)
-                group.addTask { (push, await client.send(Self.request(push))) }
+        // Concurrent across activities, in timestamp order within one: APNs may still reorder, but
+        // we never hand it an older update after a newer one (or after the end) ourselves.
+        let byActivity = Dictionary(grouping: pushes, by: \.activityId).values.map {
+            $0.sorted { $0.timestamp < $1.timestamp }
+        }
+        let results = await withTaskGroup(of: [(OutboxPush, APNsResult)].self) { group in
+            for queue in byActivity {
+                let client = client(queue[0].environment)
+                group.addTask {
+                    var done: [(OutboxPush, APNsResult)] = []
+                    for push in queue { done.append((push, await client.send(Self.request(push)))) }
+                    return done
+                }
             }
             var all: [(OutboxPush, APNsResult)] = []
-            for await result in group { all.append(result) }
+            for await results in group { all += results }
             return all
         }
+        let sentAt = ContinuousClock.now
         var records: [(OutboxPush, Int?, String?, Outbox.Outcome)] = []
         var generator = SystemRandomNumberGenerator()
         for (push, result) in results {
@@ -97,6 +109,13 @@ public struct DeliveryWorker: Sendable {
         }
         let outcomes = records
         try await connection.transaction { try Outbox.record(outcomes, in: $0) }
+        logger.debug(
+            "delivery round",
+            metadata: [
+                "pushes": "\(pushes.count)", "claim.ms": "\((claimed - started) / .milliseconds(1))",
+                "send.ms": "\((sentAt - claimed) / .milliseconds(1))",
+                "record.ms": "\((ContinuousClock.now - sentAt) / .milliseconds(1))",
+            ])
         if let paused = round.paused {
             logger.critical(
                 "APNs rejected the provider token (\(paused)): check SCOREFEED_APNS_KEY_ID, SCOREFEED_APNS_TEAM_ID and the .p8 key; delivery is paused"

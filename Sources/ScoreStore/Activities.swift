@@ -88,6 +88,23 @@ public enum Activities {
         return try decode(result[0])
     }
 
+    /// Registers many activities of one game at once (one statement); tokens must be new.
+    ///
+    /// - Returns: how many were registered.
+    public static func registerMany(
+        gameId: String, tokens: [String], environment: PushEnvironment, bundleId: String, frequentUpdates: Bool,
+        at registeredAt: Date, in session: PostgresSession
+    ) throws -> Int {
+        let normalized = try tokens.map { try validate(gameId: gameId, token: $0, bundleId: bundleId) }
+        let throttle = try encode(ActivityThrottle(registeredAt: registeredAt, frequentUpdates: frequentUpdates))
+        let result = try session.query(
+            """
+            INSERT INTO activities (game_id, push_token, environment, bundle_id, frequent_updates, registered_at, throttle)
+            SELECT $1, t, $3, $4, $5, $6, $7::jsonb FROM unnest($2::text[]) AS t
+            """, [gameId, normalized, environment.rawValue, bundleId, frequentUpdates, registeredAt, throttle])
+        return result.affectedRows
+    }
+
     /// Activities, of one game or all, active first, in registration order.
     public static func list(gameId: String? = nil, in session: PostgresSession) throws -> [Activity] {
         let result = try session.query(

@@ -91,6 +91,14 @@ struct DeliveryTests {
             #expect(try await h.states() == ["sent": outbox.count])
             let attempts = try await count("push_attempts", h.connection)
             #expect(attempts == outbox.count)
+            // Each activity receives its pushes in timestamp order, the end last.
+            for token in activityTokens {
+                let stamps = await h.sandbox.delivered().filter { $0.token == token }.compactMap { delivery in
+                    ((try? JSONSerialization.jsonObject(with: Data(delivery.payload))) as? [String: Any])
+                        .flatMap { $0["aps"] as? [String: Any] }?["timestamp"] as? Int
+                }
+                #expect(!stamps.isEmpty && stamps == stamps.sorted(), "\(token.prefix(4)) received out of order")
+            }
             // The outbox is the golden stream the store tests pin.
             let golden = try String(contentsOfFile: fixture("extra-innings-walkoff.pushes.jsonl"), encoding: .utf8)
             #expect(golden.split(separator: "\n").count == outbox.count)

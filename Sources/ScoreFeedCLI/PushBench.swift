@@ -1,0 +1,112 @@
+import APNs
+import APNsSandbox
+import ArgumentParser
+import Foundation
+import PostgresClient
+import PushDelivery
+import ScoreDomain
+import ScoreStore
+
+/// `scorefeed bench push --json`: one run for many activities of one game, to the local APNs server.
+struct PushBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "push",
+        abstract: "Register N activities on one game, score one run, and deliver the N pushes to a local APNs server.",
+        discussion: """
+            Runs in a throw-away schema of the configured database with an in-process APNs-compatible
+            server over HTTP/2 + TLS. Measures from the append of the run to each push's acceptance.
+            """
+    )
+
+    @Flag(help: "Print JSON (the only format).")
+    var json = false
+
+    @Option(help: "Number of activities on the game.")
+    var activities = 10_000
+
+    func run() async throws {
+        let base = try await Runtime.databaseURL()
+        let schema = "bench_\(UUID().uuidString.prefix(8).lowercased())"
+        let admin = try await PostgresConnection.connect(base)
+        try await admin.execute(script: "CREATE SCHEMA \(schema)")
+        let result: [String: Any]
+        do {
+            result = try await measure(url: SearchPath.scoped(base, schema: schema))
+        } catch {
+            try? await admin.execute(script: "DROP SCHEMA \(schema) CASCADE")
+            throw error
+        }
+        try await admin.execute(script: "DROP SCHEMA \(schema) CASCADE")
+        await admin.close()
+        try printJSON(result)
+    }
+
+    private func measure(url: String) async throws -> [String: Any] {
+        let connection = try await PostgresConnection.connect(url)
+        try await Migrator().migrate(connection, logger: Runtime.logger)
+        let pair = APNsTestKeyPair()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-apns-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sandboxConfiguration = APNsSandbox.Configuration(
+            bundleId: "com.example.scores", teamId: "TEAM000001", keyId: "KEY0000001", publicKeyPEM: pair.publicKeyPEM,
+            caCertificateOutput: folder.appendingPathComponent("ca.pem").path)
+        let count = activities
+        let numbers = try await APNsSandbox.withRunning(sandboxConfiguration) { sandbox -> [String: Double] in
+            let client = APNsClient(
+                configuration: try APNsConfiguration(
+                    signingKeyPEM: pair.privateKeyPEM, keyId: "KEY0000001", teamId: "TEAM000001",
+                    bundleId: "com.example.scores", environment: .custom(sandbox.url),
+                    additionalCAFile: sandbox.caCertificatePath),
+                logger: Runtime.logger)
+            let ingestor = Ingestor(connection: connection)
+            let projector = Projector(clock: .wall({ Date() }))
+            let now = Date()
+            let team = { (code: String) in Team(code: code, name: code, logo: "") }
+            _ = try await ingestor.ingest([
+                FeedMessage(
+                    id: "bench-1", gameId: "bench", at: now.addingTimeInterval(-120),
+                    event: .gameScheduled(home: team("HOM"), away: team("AWY"), startsAt: now.addingTimeInterval(-60))),
+                FeedMessage(id: "bench-2", gameId: "bench", at: now.addingTimeInterval(-60), event: .gameStarted),
+            ])
+            try await projector.catchUp(connection)
+            let tokens = (0..<count).map { String(format: "%064x", $0 + 1) }
+            _ = try await connection.withSession { session in
+                try Activities.registerMany(
+                    gameId: "bench", tokens: tokens, environment: .production, bundleId: "com.example.scores",
+                    frequentUpdates: false, at: now.addingTimeInterval(-30), in: session)
+            }
+            var worker = DeliveryWorker(connection: connection, client: { _ in client }, logger: Runtime.logger)
+            worker.throttle = nil
+
+            let appendedAt = Date()
+            let began = ContinuousClock.now
+            _ = try await ingestor.ingest(
+                FeedMessage(id: "bench-3", gameId: "bench", at: appendedAt, event: .runScored(team: .home, runs: 1)))
+            try await projector.catchUp(connection)
+            let planned = ContinuousClock.now
+            let total = try await worker.run(untilEmpty: true)
+            let done = ContinuousClock.now
+            try await client.shutdown()
+            let latencies = await sandbox.delivered().map { $0.time.timeIntervalSince(appendedAt) * 1000 }.sorted()
+            let seconds = (done - began) / .seconds(1)
+            func percentile(_ p: Double) -> Double {
+                latencies.isEmpty
+                    ? 0 : latencies[min(latencies.count - 1, Int((p / 100 * Double(latencies.count)).rounded(.up)) - 1)]
+            }
+            return [
+                "activities": Double(count), "delivered": Double(total.sent), "retried": Double(total.retried),
+                "pushesPerSecond": rounded(Double(total.sent) / seconds, places: 0),
+                "planMs": rounded((planned - began) / .milliseconds(1), places: 1),
+                "appendToLastPushMs": rounded(seconds * 1000, places: 1),
+                "p50AppendToPushMs": rounded(percentile(50), places: 1),
+                "p99AppendToPushMs": rounded(percentile(99), places: 1),
+                "connections": Double(sandbox.connectionCount()),
+            ]
+        }
+        await connection.close()
+        var result: [String: Any] = ["benchmark": "push"]
+        for (key, value) in numbers { result[key] = value.rounded() == value ? Int(value) as Any : value as Any }
+        return result
+    }
+}
