@@ -1,0 +1,93 @@
+import Foundation
+import ScoreFeedTesting
+import Testing
+
+@Suite("activities and delivery from the command line")
+struct ActivityCLITests {
+    let token = String(repeating: "a1", count: 32)
+
+    @Test("activity add, list and remove; malformed input is a clear error that stores nothing")
+    func activities() async throws {
+        try await TestDatabase.withSchema { url in
+            let cli = CLI(databaseURL: url)
+            let added = try await cli.run(
+                "activity", "add", "g1", token, "--bundle-id", "com.example.scores", "--frequent")
+            #expect(added.status == 0, "\(added.stderr)")
+            #expect(added.stdout.contains("registered activity 1 for game g1: token a1a1a1a1…, production"))
+            for (arguments, message) in [
+                (["activity", "add", "g1", "xyz", "--bundle-id", "com.example.scores"], "pushToken"),
+                (["activity", "add", "g1", token], "give --bundle-id or set SCOREFEED_APNS_BUNDLE_ID"),
+                (["activity", "add", "g 1", token, "--bundle-id", "com.example.scores"], "gameId"),
+                (["activity", "add", "g1", token, "--bundle-id", "com.example.scores", "--at", "yesterday"], "--at"),
+                (["activity", "remove", "ffff0000ffff0000"], "no active activity"),
+            ] {
+                let run = try await cli.run(arguments)
+                #expect(run.status != 0, "\(arguments)")
+                #expect(run.stderr.contains(message), "\(run.stderr)")
+            }
+            let list = try await cli.run("activity", "list", "--json")
+            let rows = list.stdout.split(separator: "\n").map {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            #expect(rows.count == 1)
+            #expect(rows.first??["frequentUpdates"] as? Bool == true)
+            let removed = try await cli.run("activity", "remove", token)
+            #expect(removed.status == 0)
+            let after = try await cli.run("activity", "list")
+            #expect(after.stdout.contains("inactive (removed)"))
+        }
+    }
+
+    @Test("replay --deliver sends the pushes to a local APNs server started with apns-sandbox")
+    func replayAndDeliver() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox-\(UUID().uuidString)").path
+        let executable = try CLI.executable.path
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: executable)
+        server.arguments = ["apns-sandbox", "--port", "0", "--dir", dir]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { server.terminate() }
+        var env = ""
+        for _ in 0..<200 where env.isEmpty {
+            env = (try? String(contentsOfFile: "\(dir)/env", encoding: .utf8)) ?? ""
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        #expect(env.contains("SCOREFEED_APNS_URL=https://127.0.0.1:"))
+        try await TestDatabase.withSchema { url in
+            var cli = CLI(databaseURL: url)
+            for line in env.split(separator: "\n") {
+                let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+                if parts.count == 2 { cli.environment[parts[0]] = parts[1] }
+            }
+            for (index, token) in activityTokens.enumerated() {
+                let add = try await cli.run(
+                    ["activity", "add", "2026-06-03-CHC-STL", token, "--at", "2026-06-03T23:50:00Z"]
+                        + (index == 2 ? ["--sandbox"] : []))
+                #expect(add.status == 0, "\(add.stderr)")
+            }
+            let run = try await cli.run("replay", fixture("delayed-postponed.jsonl"), "--out", "/dev/null", "--deliver")
+            #expect(run.status == 0, "\(run.stderr)")
+            let golden = try String(contentsOfFile: fixture("delayed-postponed.pushes.jsonl"), encoding: .utf8)
+            let expected = golden.split(separator: "\n").count
+            #expect(run.stderr.contains("delivered \(expected) push(es); 0 retried, 0 deactivated, 0 failed"))
+            let log = try String(contentsOfFile: "\(dir)/deliveries.jsonl", encoding: .utf8)
+            #expect(log.split(separator: "\n").count == expected)
+        }
+    }
+
+    @Test("a bad APNs setting fails before anything is replayed")
+    func badAPNsSettings() async throws {
+        try await TestDatabase.withSchema { url in
+            let cli = CLI(databaseURL: url)
+            let run = try await cli.run(
+                "replay", fixture("plain-nine.jsonl"), "--deliver", "--apns-key-file", "/no/such/key.p8",
+                "--apns-key-id", "K", "--apns-team-id", "T", "--apns-bundle-id", "com.example.scores")
+            #expect(run.status != 0)
+            #expect(run.stderr.contains("APNs configuration"))
+            let games = try await cli.run("games", "--json")
+            #expect(games.stdout == "[]\n")
+        }
+    }
+}
