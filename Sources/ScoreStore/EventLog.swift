@@ -145,19 +145,6 @@ public enum EventLog {
         return Set(try result.rows.map { try $0.string("message_id") })
     }
 
-    /// The global position of the event stored for a message id, if any.
-    public static func position(ofMessage id: String, in session: PostgresSession) throws -> Int? {
-        let result = try session.query("SELECT position FROM events WHERE message_id = $1", [id])
-        return result.count == 0 ? nil : try result[0].int("position")
-    }
-
-    /// The current version of a game's stream (0 when it has no events).
-    public static func streamVersion(_ gameId: String, in session: PostgresSession) throws -> Int {
-        let result = try session.query(
-            "SELECT coalesce(max(stream_version), 0) AS version FROM events WHERE stream_id = $1", [gameId])
-        return try result[0].int("version")
-    }
-
     /// The events of one game, in stream order, after `version`.
     public static func readStream(_ gameId: String, afterVersion version: Int = 0, in session: PostgresSession)
         throws -> [RecordedEvent]

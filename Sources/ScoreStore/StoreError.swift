@@ -1,5 +1,3 @@
-import ScoreDomain
-
 /// Errors of the store and the ingest pipeline, with stable codes.
 public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// The schema folder or the migration history is not usable.
@@ -8,8 +6,6 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case versionConflict(gameId: String, expected: Int, actual: Int?)
     /// The same message id was appended by a concurrent transaction that committed first.
     case concurrentDuplicate(messageId: String)
-    /// The fold refused the message; nothing of it was stored.
-    case rejected(messageId: String, FoldError)
     /// A stored event could not be read back.
     case corruptEvent(position: Int, reason: String)
 
@@ -18,7 +14,6 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .migrations: "migrations"
         case .versionConflict: "version-conflict"
         case .concurrentDuplicate: "concurrent-duplicate"
-        case .rejected(_, let error): error.code
         case .corruptEvent: "corrupt-event"
         }
     }
@@ -31,7 +26,6 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
                 + (actual.map { "the stream is at \($0)" } ?? "another writer appended first")
         case .concurrentDuplicate(let messageId):
             "message \"\(messageId)\" was appended by a concurrent writer; retry to see it as a duplicate"
-        case .rejected(let messageId, let error): "message \"\(messageId)\" rejected: \(error)"
         case .corruptEvent(let position, let reason): "event at position \(position) cannot be read: \(reason)"
         }
     }
