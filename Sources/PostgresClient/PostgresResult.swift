@@ -98,6 +98,15 @@ public struct PostgresRow: Sendable {
         }
     }
 
+    /// A non-NULL text column holding one of the raw values of `T`.
+    public func value<T: RawRepresentable<String>>(_ column: String, as type: T.Type = T.self) throws(PostgresError)
+        -> T
+    {
+        let text = try string(column)
+        guard let value = T(rawValue: text) else { throw mismatch(column, text, "a \(T.self)") }
+        return value
+    }
+
     /// A non-NULL `timestamptz` column.
     public func date(_ column: String) throws(PostgresError) -> Date {
         let value = try string(column)

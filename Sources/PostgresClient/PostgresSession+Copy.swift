@@ -11,11 +11,12 @@ extension PostgresSession {
         guard let start = PQexec(handle, sql) else {
             throw PostgresError.from(result: nil, connection: handle, statement: sql)
         }
-        let startResult = PostgresResult(start, counter: results)
+        // Owns the COPY-start result: cleared once, when this function returns.
+        let owner = PostgresResult(start, counter: results)
+        defer { withExtendedLifetime(owner) {} }
         guard PQresultStatus(start) == PGRES_COPY_IN else {
             throw PostgresError.from(result: start, connection: handle, statement: sql)
         }
-        _ = startResult
         var failure: PostgresError?
         var bytes = Array(data.utf8)
         if !bytes.isEmpty {

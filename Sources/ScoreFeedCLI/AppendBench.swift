@@ -27,13 +27,9 @@ struct AppendBench: AsyncParsableCommand {
 
     func run() async throws {
         let sizes = try parsePlan()
-        let base = try await Runtime.databaseURL()
-        let schema = "bench_\(UUID().uuidString.prefix(8).lowercased())"
-        let admin = try await PostgresConnection.connect(base)
-        try await admin.execute(script: "CREATE SCHEMA \(schema)")
-        var results: [[String: Any]] = []
-        do {
-            let connection = try await PostgresConnection.connect(SearchPath.scoped(base, schema: schema))
+        let results = try await withBenchSchema { url in
+            var results: [[String: Any]] = []
+            let connection = try await PostgresConnection.connect(url)
             try await Migrator().migrate(connection, logger: Runtime.logger)
             try await connection.execute(
                 script: """
@@ -44,12 +40,8 @@ struct AppendBench: AsyncParsableCommand {
                 results.append(try await measure(batch: batch, events: events, connection))
             }
             await connection.close()
-        } catch {
-            try? await admin.execute(script: "DROP SCHEMA \(schema) CASCADE")
-            throw error
+            return results
         }
-        try await admin.execute(script: "DROP SCHEMA \(schema) CASCADE")
-        await admin.close()
         try printJSON(results)
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PostgresClient
 
 /// `scorefeed bench …`: speed measurements with JSON output (numbers in docs/performance.md).
 struct BenchCommand: AsyncParsableCommand {
@@ -37,4 +38,23 @@ func rounded(_ value: Double, places: Int) -> Double {
 func printJSON(_ value: Any) throws {
     let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .prettyPrinted])
     Output.line(String(decoding: data, as: UTF8.self))
+}
+
+/// Runs `body` with the URL of a new schema of the configured database, dropped afterwards, so a
+/// benchmark never touches the service's own tables.
+func withBenchSchema<T>(_ body: (String) async throws -> T) async throws -> T {
+    let base = try await Runtime.databaseURL()
+    let schema = "bench_\(UUID().uuidString.prefix(8).lowercased())"
+    let admin = try await PostgresConnection.connect(base)
+    try await admin.execute(script: "CREATE SCHEMA \(schema)")
+    do {
+        let result = try await body(SearchPath.scoped(base, schema: schema))
+        try await admin.execute(script: "DROP SCHEMA \(schema) CASCADE")
+        await admin.close()
+        return result
+    } catch {
+        try? await admin.execute(script: "DROP SCHEMA \(schema) CASCADE")
+        await admin.close()
+        throw error
+    }
 }

@@ -25,20 +25,7 @@ struct PushBench: AsyncParsableCommand {
     var activities = 10_000
 
     func run() async throws {
-        let base = try await Runtime.databaseURL()
-        let schema = "bench_\(UUID().uuidString.prefix(8).lowercased())"
-        let admin = try await PostgresConnection.connect(base)
-        try await admin.execute(script: "CREATE SCHEMA \(schema)")
-        let result: [String: Any]
-        do {
-            result = try await measure(url: SearchPath.scoped(base, schema: schema))
-        } catch {
-            try? await admin.execute(script: "DROP SCHEMA \(schema) CASCADE")
-            throw error
-        }
-        try await admin.execute(script: "DROP SCHEMA \(schema) CASCADE")
-        await admin.close()
-        try printJSON(result)
+        try printJSON(try await withBenchSchema { try await measure(url: $0) })
     }
 
     private func measure(url: String) async throws -> [String: Any] {

@@ -104,8 +104,7 @@ struct ReplayCommand: AsyncParsableCommand {
             case .failure(let error):
                 guard keepGoing else {
                     // The games before the bad one are stored, then the replay stops.
-                    var summary = try await replayGames(replayer, games, emit: emit)
-                    summary.failures.append(error.description)
+                    let summary = try await replayGames(replayer, games, emit: emit)
                     Output.error(
                         "replayed \(summary.games.count) game(s) before the error: \(summary.messages) events, "
                             + "\(summary.commands) commands")

@@ -52,20 +52,7 @@ struct RetrosheetBench: AsyncParsableCommand {
     }
 
     private func endToEnd(_ games: [[SourcedMessage]]) async throws -> [String: Any] {
-        let base = try await Runtime.databaseURL()
-        let schema = "bench_\(UUID().uuidString.prefix(8).lowercased())"
-        let admin = try await PostgresConnection.connect(base)
-        try await admin.execute(script: "CREATE SCHEMA \(schema)")
-        do {
-            let result = try await measure(games, url: SearchPath.scoped(base, schema: schema))
-            try await admin.execute(script: "DROP SCHEMA \(schema) CASCADE")
-            await admin.close()
-            return result
-        } catch {
-            try? await admin.execute(script: "DROP SCHEMA \(schema) CASCADE")
-            await admin.close()
-            throw error
-        }
+        try await withBenchSchema { try await measure(games, url: $0) }
     }
 
     private func measure(_ games: [[SourcedMessage]], url: String) async throws -> [String: Any] {

@@ -186,7 +186,7 @@ public enum Activities {
     private static func decode(_ row: PostgresRow) throws -> Activity {
         Activity(
             id: try row.int("id"), gameId: try row.string("game_id"), pushToken: try row.string("push_token"),
-            environment: PushEnvironment(rawValue: try row.string("environment")) ?? .production,
+            environment: try row.value("environment"),
             bundleId: try row.string("bundle_id"), frequentUpdates: try row.bool("frequent_updates"),
             registeredAt: try row.date("registered_at"),
             endedAt: try row.text("ended_at").flatMap(PostgresTimestamp.parse), active: try row.bool("active"),

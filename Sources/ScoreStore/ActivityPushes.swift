@@ -73,9 +73,9 @@ public enum ActivityPushes {
             OutboxPush(
                 id: try row.int("id"), activityId: try row.int("activity_id"), gameId: try row.string("game_id"),
                 pushToken: try row.string("push_token"),
-                environment: PushEnvironment(rawValue: try row.string("environment")) ?? .production,
+                environment: try row.value("environment"),
                 bundleId: try row.string("bundle_id"), apnsId: try row.string("apns_id"),
-                event: LiveActivityEvent(rawValue: try row.string("event")) ?? .update,
+                event: try row.value("event"),
                 priority: try row.int("priority"),
                 timestamp: try row.int("aps_timestamp"), expiration: try row.int("expiration"),
                 reason: try row.string("reason"), payload: try row.string("payload"), state: try row.string("state"),

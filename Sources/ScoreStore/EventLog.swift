@@ -75,8 +75,8 @@ public enum EventLog {
                 versions[try row.string("key")] = version
             }
         }
-        for (game, expected) in expectedVersions where versions[game, default: 0] != expected {
-            if games.contains(game) {
+        for game in games {
+            if let expected = expectedVersions[game], versions[game, default: 0] != expected {
                 throw StoreError.versionConflict(gameId: game, expected: expected, actual: versions[game, default: 0])
             }
         }

@@ -52,11 +52,8 @@ public enum PushCommands {
 
     private static func decode(_ result: PostgresResult) throws -> [LiveActivityCommand] {
         try result.rows.map { row in
-            guard let event = LiveActivityEvent(rawValue: try row.string("event")) else {
-                throw PostgresError(kind: .decoding, message: "push_commands row has an unknown event")
-            }
             return LiveActivityCommand(
-                gameId: try row.string("game_id"), event: event, priority: try row.int("priority"),
+                gameId: try row.string("game_id"), event: try row.value("event"), priority: try row.int("priority"),
                 timestamp: try row.int("aps_timestamp"), version: try row.int("version"),
                 payload: try row.string("payload"))
         }

@@ -69,19 +69,14 @@ public enum ScoreProjection {
     }
 
     private static func decode(_ row: PostgresRow) throws -> ScoreState {
-        guard let half = Half(rawValue: try row.string("half")),
-            let status = GameStatus(rawValue: try row.string("status"))
-        else {
-            throw PostgresError(kind: .decoding, message: "score_states row has an unknown half or status")
-        }
         return ScoreState(
             gameId: try row.string("game_id"), home: try team(row.string("home")), away: try team(row.string("away")),
             startsAt: try row.date("starts_at"), homeScore: try row.int("home_score"),
-            awayScore: try row.int("away_score"), inningNumber: try row.int("inning"), half: half,
+            awayScore: try row.int("away_score"), inningNumber: try row.int("inning"), half: try row.value("half"),
             outs: try row.int("outs"),
             bases: Bases(
                 first: try row.bool("on_first"), second: try row.bool("on_second"), third: try row.bool("on_third")),
-            status: status, version: try row.int("version"),
+            status: try row.value("status"), version: try row.int("version"),
             updatedAt: try row.date("updated_at"))
     }
 
