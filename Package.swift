@@ -17,6 +17,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // C shim -> safe database wrapper -> pure domain -> store/projection -> CLI
@@ -71,11 +78,28 @@ let package = Package(
             name: "LocalPostgres",
             dependencies: ["PostgresClient", "ChildProcess", .product(name: "Logging", package: "swift-log")]
         ),
+        // The long-running server: HTTP API, live stream, scoreboard, metrics, and the workers.
+        .target(
+            name: "ScoreFeedServer",
+            dependencies: [
+                "ScoreStore", "ScoreDomain", "LiveActivity", "PostgresClient", "PushDelivery", "APNs",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "ScoreFeedCLI",
             dependencies: [
                 "ScoreStore", "LocalPostgres", "ScoreDomain", "LiveActivity", "PostgresClient", "Retrosheet",
-                "PushDelivery", "APNs", "APNsSandbox", .product(name: "Crypto", package: "swift-crypto"),
+                "PushDelivery", "APNs", "APNsSandbox", "ScoreFeedServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -114,6 +138,20 @@ let package = Package(
                 "PushDelivery", "APNs", "APNsSandbox", .product(name: "Crypto", package: "swift-crypto"), "ScoreStore",
                 "ScoreDomain", "LiveActivity", "PostgresClient",
                 "ScoreFeedTesting", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "ScoreFeedServerTests",
+            dependencies: [
+                "ScoreFeedServer", "ScoreStore", "ScoreDomain", "PostgresClient", "ScoreFeedTesting", "ChildProcess",
+                "APNs", "APNsSandbox",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],

@@ -29,22 +29,24 @@ public enum ChildProcess {
     /// - Parameters:
     ///   - environment: the child's environment; the current one when `nil`.
     ///   - mergeOutput: send stderr to the same place as stdout (then `stderr` is empty).
+    ///   - started: told the child's process id once it runs (to send it a signal, say).
     public static func run(
-        _ arguments: [String], environment: [String: String]? = nil, mergeOutput: Bool = false
+        _ arguments: [String], environment: [String: String]? = nil, mergeOutput: Bool = false,
+        started: (@Sendable (Int32) -> Void)? = nil
     ) async throws -> Output {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(
                     with: Result {
-                        try runBlocking(arguments, environment: environment, mergeOutput: mergeOutput)
+                        try runBlocking(arguments, environment: environment, mergeOutput: mergeOutput, started: started)
                     })
             }
         }
     }
 
-    private static func runBlocking(_ arguments: [String], environment: [String: String]?, mergeOutput: Bool) throws
-        -> Output
-    {
+    private static func runBlocking(
+        _ arguments: [String], environment: [String: String]?, mergeOutput: Bool, started: (@Sendable (Int32) -> Void)?
+    ) throws -> Output {
         precondition(!arguments.isEmpty, "no program to run")
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)").path
         let outPath = base + ".out"
@@ -74,6 +76,7 @@ public enum ChildProcess {
         guard spawned == 0 else {
             throw SpawnError(description: "could not run \(arguments[0]): \(String(cString: strerror(spawned)))")
         }
+        started?(pid)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
             guard errno == EINTR else {

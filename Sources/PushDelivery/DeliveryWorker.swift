@@ -12,6 +12,8 @@ public struct DeliveryRound: Sendable, Equatable {
     public var retried = 0
     public var deactivated = 0
     public var failed = 0
+    /// Pushes handed back unsent because the worker was stopped while they were in flight.
+    public var released = 0
     /// APNs refused the provider credentials: delivery stopped until an operator fixes them.
     public var paused: String?
 }
@@ -32,6 +34,9 @@ public struct DeliveryWorker: Sendable {
     /// When set, each round first sends the pushes that time alone made due (coalesced updates whose
     /// interval closed, ends near the 8-hour limit), on the wall clock.
     public var throttle: ThrottlePolicy? = ThrottlePolicy()
+    /// Told of every recorded attempt: its outcome (`sent`, `retry`, `deactivated`, `failed`,
+    /// `paused`, `released`) and APNs' reason, if any (for metrics).
+    public var observe: (@Sendable (_ outcome: String, _ reason: String?) -> Void)?
 
     public init(
         connection: PostgresConnection, client: @escaping @Sendable (PushEnvironment) -> APNsClient, logger: Logger
@@ -75,7 +80,7 @@ public struct DeliveryWorker: Sendable {
         var generator = SystemRandomNumberGenerator()
         for (push, result) in results {
             let reason = result.reason ?? result.error.map { "\($0.code.rawValue)" }
-            let outcome: Outbox.Outcome
+            var outcome: Outbox.Outcome
             switch result.action {
             case .delivered:
                 outcome = .sent
@@ -102,13 +107,22 @@ public struct DeliveryWorker: Sendable {
                         "push.id": "\(push.id)", "apns.status": "\(result.status ?? 0)", "apns.reason": "\(why)",
                     ])
             case .pause(let why):
-                outcome = .release
+                outcome = .release(label: "paused")
                 round.paused = why
+            }
+            if Task.isCancelled, result.status == nil, outcome.isRetry {
+                // Shutting down cut the send short: hand the push back at once for the next worker.
+                outcome = .release(label: "released")
+                round.retried -= 1
+                round.released += 1
             }
             records.append((push, result.status, reason, outcome))
         }
         let outcomes = records
         try await connection.transaction { try Outbox.record(outcomes, in: $0) }
+        if let observe {
+            for (_, _, reason, outcome) in records { observe(outcome.label, reason) }
+        }
         logger.debug(
             "delivery round",
             metadata: [
@@ -124,18 +138,23 @@ public struct DeliveryWorker: Sendable {
         return round
     }
 
-    /// Delivers until cancelled, or until nothing is left to deliver when `untilEmpty` is set.
+    /// Delivers until cancelled, until `stop` says so (checked between rounds: the round in flight
+    /// completes), or until nothing is left to deliver when `untilEmpty` is set. When the task is
+    /// cancelled mid-round, the pushes still in flight are released, not counted as attempts.
     ///
     /// - Returns: the totals; stops early when delivery is paused (see ``DeliveryRound/paused``).
-    public func run(untilEmpty: Bool, pollInterval: Double = 0.5) async throws -> DeliveryRound {
+    public func run(
+        untilEmpty: Bool, pollInterval: Double = 0.5, stop: @Sendable () -> Bool = { false }
+    ) async throws -> DeliveryRound {
         var total = DeliveryRound()
-        while !Task.isCancelled {
+        while !Task.isCancelled && !stop() {
             let round = try await deliverDue()
             total.claimed += round.claimed
             total.sent += round.sent
             total.retried += round.retried
             total.deactivated += round.deactivated
             total.failed += round.failed
+            total.released += round.released
             if let paused = round.paused {
                 total.paused = paused
                 return total
@@ -143,6 +162,7 @@ public struct DeliveryWorker: Sendable {
             if round.claimed > 0 { continue }
             let (count, nextIn) = try await connection.withSession { try Outbox.pending(in: $0) }
             if untilEmpty && count == 0 { return total }
+            if stop() { break }
             let wait = min(pollInterval, max(0.01, nextIn ?? pollInterval))
             try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
         }

@@ -40,23 +40,20 @@ enum Outbox {
         case retry(after: Double)
         case deactivate(reason: String)
         case failed(reason: String)
-        /// Delivery is paused (bad provider credentials): the push goes back untouched.
-        case release
+        /// The push goes back untouched, as `label` says why: delivery is paused (bad provider
+        /// credentials) or the worker is shutting down with the push still in flight.
+        case release(label: String)
     }
 
     /// Records attempts and their outcomes in one transaction (the common outcome, sent, in one
     /// statement for the whole round).
     static func record(_ results: [(OutboxPush, Int?, String?, Outcome)], in tx: PostgresSession) throws {
         var sent: [Int] = []
-        var labels: [String] = []
         for (push, status, reason, outcome) in results {
-            let label: String
             switch outcome {
             case .sent:
-                label = "sent"
                 sent.append(push.id)
             case .retry(let after):
-                label = "retry"
                 try tx.query(
                     """
                     UPDATE activity_pushes SET claimed_until = NULL, last_status = $2, last_reason = $3,
@@ -64,7 +61,6 @@ enum Outbox {
                     WHERE id = $1
                     """, [push.id, status, reason, after])
             case .deactivate(let why):
-                label = "deactivated"
                 try tx.query(
                     """
                     UPDATE activity_pushes SET state = 'failed', claimed_until = NULL, last_status = $2, last_reason = $3
@@ -77,14 +73,12 @@ enum Outbox {
                     WHERE activity_id = $1 AND state = 'pending'
                     """, [push.activityId])
             case .failed(let why):
-                label = "failed"
                 try tx.query(
                     """
                     UPDATE activity_pushes SET state = 'failed', claimed_until = NULL, last_status = $2, last_reason = $3
                     WHERE id = $1
                     """, [push.id, status, why])
             case .release:
-                label = "paused"
                 try tx.query(
                     """
                     UPDATE activity_pushes SET claimed_until = NULL, attempts = greatest(attempts - 1, 0),
@@ -92,7 +86,6 @@ enum Outbox {
                     WHERE id = $1
                     """, [push.id, status, reason])
             }
-            labels.append(label)
         }
         if !sent.isEmpty {
             try tx.query(
@@ -106,7 +99,7 @@ enum Outbox {
             """
             INSERT INTO push_attempts (push_id, status, reason, outcome)
             SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
-            """, [results.map(\.0.id), results.map(\.1), results.map(\.2), labels])
+            """, [results.map(\.0.id), results.map(\.1), results.map(\.2), results.map(\.3.label)])
     }
 
     /// How many pushes are still to deliver, and when the next one is due (seconds from now, ≤ 0 = now).
@@ -117,5 +110,23 @@ enum Outbox {
             FROM activity_pushes WHERE state = 'pending'
             """)
         return (try result[0].int("n"), try result[0].text("next_in").flatMap(Double.init))
+    }
+}
+
+extension Outbox.Outcome {
+    var isRetry: Bool {
+        if case .retry = self { return true }
+        return false
+    }
+
+    /// The outcome as stored in `push_attempts.outcome` and counted in the metrics.
+    var label: String {
+        switch self {
+        case .sent: "sent"
+        case .retry: "retry"
+        case .deactivate: "deactivated"
+        case .failed: "failed"
+        case .release(let why): why
+        }
     }
 }

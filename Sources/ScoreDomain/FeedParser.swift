@@ -55,7 +55,7 @@ public enum FeedParser {
 
     // MARK: - Implementation
 
-    private static func parseJSON(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, FeedError> {
+    static func parseJSON(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, FeedError> {
         var bytes = bytes
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             bytes = UnsafeBufferPointer(rebasing: bytes[3...])
@@ -128,7 +128,7 @@ public enum FeedParser {
         }
     }
 
-    private static func kind(of value: JSONValue) -> String {
+    static func kind(of value: JSONValue) -> String {
         switch value {
         case .null: "null"
         case .bool: "a boolean"

@@ -26,6 +26,16 @@ struct APNsOptions: ParsableArguments {
     @Option(name: .customLong("apns-ca-file"), help: "An extra CA certificate to trust, PEM (SCOREFEED_APNS_CA_FILE).")
     var caFile: String?
 
+    /// Whether any APNs setting is given, by flag or environment (then all must be right).
+    var isConfigured: Bool {
+        let flags = [keyFile, keyId, teamId, bundleId, url, caFile]
+        let variables = [
+            APNsConfiguration.Variable.keyFile, APNsConfiguration.Variable.keyId, APNsConfiguration.Variable.teamId,
+            APNsConfiguration.Variable.bundleId, APNsConfiguration.Variable.url, APNsConfiguration.Variable.caFile,
+        ]
+        return flags.contains { $0 != nil } || variables.contains { !(Runtime.environment[$0] ?? "").isEmpty }
+    }
+
     /// The validated configuration; a clear error names what is missing or wrong.
     func configuration() throws -> APNsConfiguration {
         var env = Runtime.environment

@@ -56,9 +56,27 @@ public enum ActivityPushes {
             ])
     }
 
-    /// The pushes of one game, in the order they were planned.
-    public static func forGame(_ gameId: String, in session: PostgresSession) throws -> [OutboxPush] {
-        try decode(session.query("\(select) WHERE p.game_id = $1 ORDER BY p.id", [gameId]))
+    /// The pushes of one game, in the order they were planned (after the push `after`, at most `limit`).
+    public static func forGame(
+        _ gameId: String, after: Int = 0, limit: Int = Int(Int32.max), in session: PostgresSession
+    ) throws -> [OutboxPush] {
+        try decode(
+            session.query(
+                "\(select) WHERE p.game_id = $1 AND p.id > $2 ORDER BY p.id LIMIT $3", [gameId, after, limit]))
+    }
+
+    /// The newest push planned for one game's activities, if any.
+    public static func latest(_ gameId: String, in session: PostgresSession) throws -> OutboxPush? {
+        try decode(session.query("\(select) WHERE p.game_id = $1 ORDER BY p.id DESC LIMIT 1", [gameId])).first
+    }
+
+    /// How many pushes of one game are in each state (`pending`, `sent`, `failed`).
+    public static func counts(_ gameId: String, in session: PostgresSession) throws -> [String: Int] {
+        let result = try session.query(
+            "SELECT state, count(*) AS n FROM activity_pushes WHERE game_id = $1 GROUP BY state", [gameId])
+        var counts: [String: Int] = [:]
+        for row in result.rows { counts[try row.string("state")] = try row.int("n") }
+        return counts
     }
 
     public static let select = """

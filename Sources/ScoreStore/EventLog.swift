@@ -157,6 +157,18 @@ public enum EventLog {
         return try result.rows.map(decode)
     }
 
+    /// Up to `limit` events of one game after global `position`, in order.
+    public static func readStream(
+        _ gameId: String, afterPosition position: Int, limit: Int, in session: PostgresSession
+    ) throws -> [RecordedEvent] {
+        let result = try session.query(
+            """
+            SELECT position, stream_version, data::text AS data, recorded_at FROM events
+            WHERE stream_id = $1 AND position > $2 ORDER BY stream_version LIMIT $3
+            """, [gameId, position, limit])
+        return try result.rows.map(decode)
+    }
+
     /// Up to `limit` events of every game after global `position`, in global order.
     public static func readAll(afterPosition position: Int, limit: Int = 1000, in session: PostgresSession)
         throws -> [RecordedEvent]

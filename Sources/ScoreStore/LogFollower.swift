@@ -11,12 +11,15 @@ public struct LogFollower: Sendable {
     public typealias Step = @Sendable (PostgresConnection) async throws -> Bool
 
     public let url: String
+    /// The channel whose notifications wake the reader.
+    public let channel: String
     /// The longest wait between two steps without a notification.
     public let pollInterval: Double
     public let logger: Logger
 
-    public init(url: String, pollInterval: Double = 0.5, logger: Logger) {
+    public init(url: String, channel: String = EventLog.channel, pollInterval: Double = 0.5, logger: Logger) {
         self.url = url
+        self.channel = channel
         self.pollInterval = pollInterval
         self.logger = logger
     }
@@ -32,7 +35,7 @@ public struct LogFollower: Sendable {
             do {
                 connection = try await PostgresConnection.connect(url)
                 let pid = try await connection.withSession { session in
-                    try session.execute(script: "LISTEN \(EventLog.channel)")
+                    try session.execute(script: "LISTEN \(channel)")
                     return session.backendPID
                 }
                 await connected(pid)

@@ -7,9 +7,10 @@ import ScoreDomain
 /// Builds the `score_states` projection and plans Live Activity commands from the event log.
 ///
 /// Each step reads the next page of events after the projector's checkpoint and, in ONE
-/// transaction, writes the changed `score_states` rows, the planned `push_commands` and the new
-/// checkpoint. The checkpoint row is locked for the transaction, so two projectors never apply the
-/// same events; a crash between any two steps loses or repeats nothing.
+/// transaction, writes the changed `score_states` rows, each game's state after every event
+/// (``StateChanges``), the planned `push_commands` and the new checkpoint. The checkpoint row is
+/// locked for the transaction, so two projectors never apply the same events; a crash between any
+/// two steps loses or repeats nothing.
 public struct Projector: Sendable {
     /// The checkpoint's name in `projection_checkpoints`.
     public static let name = "score_states"
@@ -18,6 +19,9 @@ public struct Projector: Sendable {
     public let throttle: ThrottlePolicy
     public let clock: PushClock
     public let pageSize: Int
+    /// Told after each committed page how many changes were held back to coalesce with a later
+    /// update (for metrics).
+    public var onCoalesced: (@Sendable (Int) -> Void)?
 
     public init(
         planner: PlannerConfig = PlannerConfig(), throttle: ThrottlePolicy = ThrottlePolicy(),
@@ -43,23 +47,32 @@ public struct Projector: Sendable {
     /// Applies at most one page of events in one transaction. Returns how many it applied.
     public func step(_ connection: PostgresConnection) async throws -> Int {
         let projector = self
-        return try await connection.transaction { tx in
-            try Self.applyPage(pageSize: projector.pageSize, planner: projector.planner, pushes: projector, in: tx)
+        let (applied, coalesced) = try await connection.transaction { tx in
+            var coalesced = 0
+            let applied = try Self.applyPage(
+                pageSize: projector.pageSize, planner: projector.planner, pushes: projector, coalesced: &coalesced,
+                in: tx)
+            return (applied, coalesced)
         }
+        if coalesced > 0 { onCoalesced?(coalesced) }
+        return applied
     }
 
-    /// Empties `score_states` and folds the whole log again, in one transaction, without planning
+    /// Empties `score_states` (and its history of changes) and folds the whole log again, in one transaction, without planning
     /// commands (those already planned stay as they are). Returns the number of events folded.
     public func rebuild(_ connection: PostgresConnection) async throws -> Int {
         let pageSize = self.pageSize
         return try await connection.transaction { tx in
             _ = try Self.lockCheckpoint(in: tx)
             try tx.query("DELETE FROM score_states")
+            try tx.query("DELETE FROM score_state_changes")
             try tx.query(
                 "UPDATE projection_checkpoints SET position = 0, updated_at = now() WHERE name = $1", [Self.name])
             var total = 0
             while true {
-                let applied = try Self.applyPage(pageSize: pageSize, planner: nil, pushes: nil, in: tx)
+                var coalesced = 0
+                let applied = try Self.applyPage(
+                    pageSize: pageSize, planner: nil, pushes: nil, coalesced: &coalesced, in: tx)
                 total += applied
                 if applied == 0 { return total }
             }
@@ -82,9 +95,10 @@ public struct Projector: Sendable {
     /// One page inside the caller's transaction: fold the events after the checkpoint into the
     /// states of their games, plan the game commands (unless `planner` is nil) and the pushes of
     /// the games' activities (unless `pushes` is nil), write states, commands, pushes, throttles and
-    /// checkpoint. Returns how many events it applied.
+    /// checkpoint. Returns how many events it applied; adds to `coalesced` the changes an activity's
+    /// throttle held back to send with a later update.
     public static func applyPage(
-        pageSize: Int, planner: PlannerConfig?, pushes: Projector?, in tx: PostgresSession
+        pageSize: Int, planner: PlannerConfig?, pushes: Projector?, coalesced: inout Int, in tx: PostgresSession
     ) throws -> Int {
         let checkpoint = try lockCheckpoint(in: tx)
         let events = try EventLog.readAll(afterPosition: checkpoint, limit: pageSize, in: tx)
@@ -96,6 +110,8 @@ public struct Projector: Sendable {
         var planned: [PlannedPush] = []
         var commands: [(LiveActivityCommand, Int)] = []
         var touched = Set<String>()
+        var changes: [StateChange] = []
+        changes.reserveCapacity(events.count)
         for event in events {
             let gameId = event.message.gameId
             let previous = states[gameId]
@@ -107,6 +123,7 @@ public struct Projector: Sendable {
             }
             states[gameId] = next
             touched.insert(gameId)
+            changes.append(StateChange(position: event.position, gameId: gameId, state: next.canonicalJSON()))
             if let planner,
                 let command = CommandPlanner.plan(
                     previous: previous, next: next, event: event.message.event, lastTimestamp: lastTimestamps[gameId],
@@ -118,9 +135,10 @@ public struct Projector: Sendable {
             if let pushes, var throttles = activities[gameId] {
                 let now = pushes.clock.now(event: event.message.at)
                 for index in throttles.indices {
-                    planned += throttles[index].1.receive(
-                        previous: previous, next: next, event: event.message.event, at: now, policy: pushes.throttle
-                    ).map {
+                    let made = throttles[index].1.receive(
+                        previous: previous, next: next, event: event.message.event, at: now, policy: pushes.throttle)
+                    if made.isEmpty && throttles[index].1.pendingDue != nil { coalesced += 1 }
+                    planned += made.map {
                         PlannedPush(activityId: throttles[index].0, gameId: gameId, position: event.position, push: $0)
                     }
                 }
@@ -129,6 +147,7 @@ public struct Projector: Sendable {
         }
         let lastPositions = Dictionary(events.map { ($0.message.gameId, $0.position) }, uniquingKeysWith: max)
         try ScoreProjection.save(touched.compactMap { states[$0] }, positions: lastPositions, in: tx)
+        try StateChanges.insert(changes, in: tx)
         try PushCommands.insert(commands, in: tx)
         if let pushes {
             try Activities.saveAll(Array(activities.values.joined()), policy: pushes.throttle, in: tx)

@@ -58,14 +58,27 @@ public enum ScoreProjection {
         try load([gameId], in: session)[gameId]
     }
 
-    /// Every game, most recently scheduled first, optionally only those with `status`.
-    public static func all(status: GameStatus? = nil, in session: PostgresSession) throws -> [ScoreState] {
+    /// Every game, most recently scheduled first, optionally only those with `status` or starting on
+    /// the UTC day that begins at `day`.
+    public static func all(status: GameStatus? = nil, day: Date? = nil, in session: PostgresSession) throws
+        -> [ScoreState]
+    {
+        try positioned(status: status, day: day, in: session).map(\.state)
+    }
+
+    /// Like ``all(status:day:in:)`` (or only `gameId`), each state with the global position of the last
+    /// event folded into it.
+    public static func positioned(
+        gameId: String? = nil, status: GameStatus? = nil, day: Date? = nil, in session: PostgresSession
+    ) throws -> [(position: Int, state: ScoreState)] {
         let result = try session.query(
             """
-            SELECT \(columns) FROM score_states WHERE ($1::text IS NULL OR status = $1)
+            SELECT \(columns), position FROM score_states
+            WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR game_id = $2)
+              AND ($3::timestamptz IS NULL OR (starts_at >= $3 AND starts_at < $3 + interval '1 day'))
             ORDER BY starts_at DESC, game_id
-            """, [status?.rawValue])
-        return try result.rows.map(decode)
+            """, [status?.rawValue, gameId, day])
+        return try result.rows.map { (try $0.int("position"), try decode($0)) }
     }
 
     private static func decode(_ row: PostgresRow) throws -> ScoreState {

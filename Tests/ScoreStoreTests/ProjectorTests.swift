@@ -57,7 +57,9 @@ struct ProjectorTests {
             // A projector that dies after writing but before committing.
             await #expect(throws: Crash.self) {
                 try await connection.transaction { tx in
-                    _ = try Projector.applyPage(pageSize: 10, planner: .init(), pushes: Projector(), in: tx)
+                    var coalesced = 0
+                    _ = try Projector.applyPage(
+                        pageSize: 10, planner: .init(), pushes: Projector(), coalesced: &coalesced, in: tx)
                     throw Crash()
                 }
             }

@@ -7,9 +7,11 @@ SCOREFEED_APT_PACKAGES=(postgresql libpq-dev pkg-config)
 
 scorefeed_log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
+# ensure_packages [EXTRA...]: the project's packages and any extra ones (scripts/test adds chromium
+# for the scoreboard's browser test).
 ensure_packages() {
     local missing=()
-    for pkg in "${SCOREFEED_APT_PACKAGES[@]}"; do
+    for pkg in "${SCOREFEED_APT_PACKAGES[@]}" "$@"; do
         dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
     done
     [ ${#missing[@]} -eq 0 ] && return 0

@@ -1,0 +1,52 @@
+import Foundation
+
+/// One message of a batch (an HTTP request body): where it was, and the message or why it is bad.
+public struct BatchEntry: Sendable {
+    /// 0-based position of the message in the batch.
+    public var index: Int
+    /// 1-based line in the body, for NDJSON.
+    public var line: Int?
+    public var result: Result<FeedMessage, FeedError>
+}
+
+extension FeedParser {
+    /// Parses a JSON body holding one message object or an array of message objects.
+    ///
+    /// - Returns: one entry per message, each parsed on its own, so every bad one is reported.
+    /// - Throws: ``FeedError`` when the body is not JSON, or neither an object nor an array.
+    public static func parseBatch(json data: Data) throws(FeedError) -> [BatchEntry] {
+        let value = try JSONValue.parse(data)
+        switch value {
+        case .object:
+            return [entry(0, nil, value)]
+        case .array(let items):
+            return items.enumerated().map { entry($0.offset, nil, $0.element) }
+        default:
+            throw FeedError(
+                reason: "the body must be a message object or an array of them, found \(kind(of: value))",
+                code: "not-an-object")
+        }
+    }
+
+    /// Parses an NDJSON body: every line that is not blank is one message.
+    public static func parseBatch(ndjson data: Data) -> [BatchEntry] {
+        parseLines(data).enumerated().map {
+            BatchEntry(index: $0.offset, line: $0.element.line, result: $0.element.result)
+        }
+    }
+
+    private static func entry(_ index: Int, _ line: Int?, _ value: JSONValue) -> BatchEntry {
+        BatchEntry(index: index, line: line, result: Result { () throws(FeedError) in try parse(jsonValue: value) })
+    }
+}
+
+extension JSONValue {
+    /// Parses JSON text (RFC 8259, nesting limited as for feed messages).
+    /// - Throws: ``FeedError`` with code `invalid-json` and where the text went wrong.
+    public static func parse(_ data: Data) throws(FeedError) -> JSONValue {
+        try data.withUnsafeBytes { raw in
+            FeedParser.parseJSON(
+                UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count))
+        }.get()
+    }
+}

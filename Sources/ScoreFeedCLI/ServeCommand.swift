@@ -1,0 +1,85 @@
+import APNs
+import ArgumentParser
+import Foundation
+import ScoreFeedServer
+import ScoreStore
+
+/// `scorefeed serve`: the long-running server.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the server: ingest webhook, activity registration, read API, live stream, scoreboard, metrics.",
+        discussion: """
+            One service group runs the database (migrated on start), the projector, the push delivery
+            worker (when APNs is configured), the HTTP server and the live stream. SIGTERM or SIGINT
+            stops it gracefully: streams end, requests in flight finish, claimed pushes finish or are
+            released, and the process exits 0.
+
+            Credentials (comma-separated keys of at least 16 characters):
+              SCOREFEED_INGEST_KEYS    bearer keys for POST /v1/feed
+              SCOREFEED_INGEST_SECRET  HMAC-SHA256 secret for X-ScoreFeed-Signature on POST /v1/feed
+              SCOREFEED_APP_KEYS       bearer keys for registering and removing activities
+            SCOREFEED_MAX_BODY_BYTES sets the body limit (default 1048576).
+            """
+    )
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0 picks a free one).")
+    var port = 8080
+
+    @Option(help: "Write the port to this file once listening (useful with --port 0).")
+    var portFile: String?
+
+    @Option(help: "Seconds delivery may take to finish its round on shutdown before in-flight pushes are released.")
+    var drainSeconds = 10
+
+    @OptionGroup var apns: APNsOptions
+
+    @Flag(help: "Run without push delivery even when APNs settings are present.")
+    var noDelivery = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard drainSeconds >= 0 else { throw ValidationError("--drain-seconds must not be negative") }
+    }
+
+    func run() async throws {
+        var configuration: ServerConfiguration
+        do {
+            configuration = try ServerConfiguration.fromEnvironment(Runtime.environment)
+        } catch {
+            throw CLIError("\(error)")
+        }
+        configuration.host = host
+        configuration.port = port
+        var clients: PushClients?
+        if !noDelivery && apns.isConfigured {
+            clients = try PushClients(try apns.configuration(), logger: Runtime.logger)
+        }
+        var delivery: (@Sendable (PushEnvironment) -> APNsClient)?
+        if let clients { delivery = { clients.client($0) } }
+        var server = ScoreFeedServer(
+            configuration: configuration, databaseURL: try await Runtime.databaseURL(), apns: delivery,
+            logger: Runtime.logger)
+        server.drain = Duration.seconds(drainSeconds)
+        do {
+            let (host, portFile) = (configuration.host, self.portFile)
+            try await server.run { port in
+                Runtime.logger.info("listening", metadata: ["url": "http://\(host):\(port)/"])
+                if let portFile {
+                    do {
+                        try "\(port)\n".write(toFile: portFile, atomically: true, encoding: .utf8)
+                    } catch {
+                        Runtime.logger.error("cannot write the port file", metadata: ["error": "\(error)"])
+                    }
+                }
+            }
+        } catch {
+            await clients?.shutdown()
+            throw error
+        }
+        await clients?.shutdown()
+    }
+}

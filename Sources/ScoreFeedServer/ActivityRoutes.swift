@@ -1,0 +1,120 @@
+import Foundation
+import Hummingbird
+import ScoreDomain
+import ScoreStore
+
+/// `POST /v1/games/{id}/activities` and `DELETE /v1/activities/{token}`: an app's backend
+/// registers and removes its users' Live Activities, with an app key.
+struct ActivityRoutes {
+    let configuration: ServerConfiguration
+    let database: Database
+
+    func register(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        try authorize(request)
+        let gameId = try context.parameters.require("id")
+        guard request.headers[.contentType].map({ $0.lowercased().hasPrefix("application/json") }) == true else {
+            throw APIError(.unsupportedMediaType, "unsupported-media-type", "send the registration as application/json")
+        }
+        let limit = 16 * 1024
+        guard let buffer = try? await request.body.collect(upTo: limit) else {
+            throw APIError(.contentTooLarge, "body-too-large", "a registration is at most \(limit) bytes")
+        }
+        let fields = try Self.fields(Data(buffer.readableBytesView))
+        let token = try fields.string("pushToken")
+        let environmentName = try fields.string("environment", default: PushEnvironment.production.rawValue)
+        guard let environment = PushEnvironment(rawValue: environmentName) else {
+            throw Self.invalid("environment", "must be \"production\" or \"sandbox\"")
+        }
+        let bundleId = try fields.string("bundleId")
+        let frequent = try fields.bool("frequentUpdates", default: false)
+        do {
+            _ = try Activities.validate(gameId: gameId, token: token, bundleId: bundleId)
+        } catch {
+            throw Self.invalid(error.field, error.reason)
+        }
+        let pool = try await database.ready().pool
+        let activity: Activity
+        do {
+            activity = try await pool.next.transaction { tx in
+                try Activities.register(
+                    gameId: gameId, token: token, environment: environment, bundleId: bundleId,
+                    frequentUpdates: frequent, at: Date(), in: tx)
+            }
+        } catch let error as ActivityError {
+            throw APIError(.conflict, "token-in-use", error.description)
+        }
+        return .json(Self.json(activity), status: .created)
+    }
+
+    func remove(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        try authorize(request)
+        let token = try context.parameters.require("token")
+        let pool = try await database.ready().pool
+        let removed = try await pool.next.transaction { tx in
+            try Activities.deactivate(token: token, reason: "removed by the app", in: tx)
+        }
+        guard removed else { throw APIError.notFound("no active activity has this push token") }
+        return Response(status: .noContent)
+    }
+
+    private func authorize(_ request: Request) throws {
+        guard let key = Credentials.bearer(request.headers[.authorization]) else {
+            var error = APIError(.unauthorized, "unauthorized", "send `Authorization: Bearer <app key>`")
+            error.headers[.wwwAuthenticate] = "Bearer"
+            throw error
+        }
+        guard Credentials.matches(key, anyOf: configuration.appKeys) else {
+            throw APIError(.forbidden, "forbidden", "this bearer key is not an app key")
+        }
+    }
+
+    static func json(_ activity: Activity) -> JSONValue {
+        .object([
+            "id": .int(activity.id), "gameId": .string(activity.gameId), "pushToken": .string(activity.pushToken),
+            "environment": .string(activity.environment.rawValue), "bundleId": .string(activity.bundleId),
+            "frequentUpdates": .bool(activity.frequentUpdates), "registeredAt": .string(rfc3339(activity.registeredAt)),
+            "endedAt": activity.endedAt.map { .string(rfc3339($0)) } ?? .null, "active": .bool(activity.active),
+            "deactivatedReason": activity.deactivatedReason.map(JSONValue.string) ?? .null,
+        ])
+    }
+
+    /// The members of a JSON object body, read with field-naming errors.
+    struct Fields {
+        let members: [String: JSONValue]
+
+        func string(_ name: String, default fallback: String? = nil) throws -> String {
+            switch members[name] {
+            case .string(let text)?: return text
+            case nil, .null?:
+                if let fallback { return fallback }
+                throw ActivityRoutes.invalid(name, "is required")
+            default: throw ActivityRoutes.invalid(name, "must be a string")
+            }
+        }
+
+        func bool(_ name: String, default fallback: Bool) throws -> Bool {
+            switch members[name] {
+            case .bool(let value)?: return value
+            case nil, .null?: return fallback
+            default: throw ActivityRoutes.invalid(name, "must be true or false")
+            }
+        }
+    }
+
+    static func fields(_ body: Data) throws -> Fields {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(body)
+        } catch {
+            throw APIError.badRequest("the body is not JSON: \(error.reason)")
+        }
+        guard case .object(let members) = value else { throw APIError.badRequest("the body must be a JSON object") }
+        return Fields(members: members)
+    }
+
+    static func invalid(_ field: String, _ reason: String) -> APIError {
+        APIError(
+            .badRequest, "invalid-field", "\(field): \(reason)",
+            details: .array([.object(["field": .string(field), "reason": .string(reason)])]))
+    }
+}

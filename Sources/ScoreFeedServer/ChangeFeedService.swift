@@ -1,0 +1,49 @@
+import Logging
+import PostgresClient
+import ScoreStore
+import ServiceLifecycle
+
+/// Follows the projection's changes in the database (LISTEN on ``StateChanges/channel``, with a
+/// polling fallback) and publishes them to the ``ChangeHub``. On graceful shutdown it closes the
+/// hub first, so the live streams end and the HTTP server can drain.
+struct ChangeFeedService: Service {
+    let hub: ChangeHub
+    let database: Database
+    let logger: Logger
+    /// Seconds between keep-alive wake-ups of idle streams.
+    var keepAlive: Double = 15
+
+    func run() async throws {
+        let pool = try await database.ready().pool
+        let start = try await pool.next.withSession { try StateChanges.head(in: $0) }
+        await hub.start(head: start)
+        let hub = self.hub
+        let follower = LogFollower(url: database.url, channel: StateChanges.channel, logger: logger)
+        let interval = keepAlive
+        do {
+            try await cancelWhenGracefulShutdown {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        try await follower.run { connection in
+                            let after = await hub.head
+                            let changes = try await connection.withSession { try StateChanges.after(after, in: $0) }
+                            await hub.publish(changes)
+                            return !changes.isEmpty
+                        }
+                    }
+                    group.addTask {
+                        while !Task.isCancelled {
+                            try? await Task.sleep(for: .seconds(interval))
+                            await hub.wakeAll()
+                        }
+                    }
+                    try await group.next()
+                    group.cancelAll()
+                }
+            }
+        } catch is CancellationError {
+            // graceful shutdown
+        }
+        await hub.close()
+    }
+}

@@ -1,0 +1,78 @@
+import ScoreStore
+
+/// Fans the projection's changes out to the live-stream clients of this process.
+///
+/// It keeps the newest changes in memory, so a client that is a little behind (or reconnects
+/// soon after a drop) is served without a query; older positions are read from the database. A
+/// subscriber is only woken (an `AsyncStream<Void>` holding at most one wake-up), it then reads
+/// what follows its own position: a slow client never makes the hub buffer for it.
+public actor ChangeHub {
+    /// The newest changes, oldest first.
+    private var recent: [StateChange] = []
+    private let capacity: Int
+    /// Every change after this position and up to ``head`` is in `recent`.
+    private var coveredFrom = 0
+    /// The newest position the hub knows of.
+    public private(set) var head = 0
+    private var subscribers: [Int: AsyncStream<Void>.Continuation] = [:]
+    private var nextSubscriber = 0
+    private var closed = false
+
+    public init(capacity: Int = 4096) {
+        self.capacity = capacity
+    }
+
+    /// Starts from the database's newest position: changes before it are read from the database.
+    func start(head: Int) {
+        self.head = max(self.head, head)
+        coveredFrom = self.head
+    }
+
+    /// Adds committed changes (in position order) and wakes every subscriber.
+    func publish(_ changes: [StateChange]) {
+        let fresh = changes.filter { $0.position > head }
+        guard let last = fresh.last else { return }
+        recent += fresh
+        head = last.position
+        if recent.count > capacity {
+            let dropped = recent.count - capacity
+            coveredFrom = recent[dropped - 1].position
+            recent.removeFirst(dropped)
+        }
+        wakeAll()
+    }
+
+    /// Wakes every subscriber (the stream writes a keep-alive when nothing is new).
+    func wakeAll() {
+        for continuation in subscribers.values { continuation.yield() }
+    }
+
+    /// The changes after `position` (of one game, or all), when memory reaches back that far.
+    func changes(after position: Int, gameId: String?) -> [StateChange]? {
+        guard position >= coveredFrom else { return nil }
+        return recent.filter { $0.position > position && (gameId == nil || $0.gameId == gameId) }
+    }
+
+    /// A new subscription, or `nil` once the hub is closed (the server is shutting down).
+    func subscribe() -> (id: Int, wakeups: AsyncStream<Void>)? {
+        guard !closed else { return nil }
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        nextSubscriber += 1
+        subscribers[nextSubscriber] = continuation
+        return (nextSubscriber, stream)
+    }
+
+    func unsubscribe(_ id: Int) {
+        subscribers.removeValue(forKey: id)?.finish()
+    }
+
+    /// How many clients are streaming.
+    public var subscriberCount: Int { subscribers.count }
+
+    /// Ends every subscription and refuses new ones: the streams finish their responses.
+    func close() {
+        closed = true
+        for continuation in subscribers.values { continuation.finish() }
+        subscribers.removeAll()
+    }
+}

@@ -1,0 +1,70 @@
+import Crypto
+import Foundation
+
+/// Checks the credentials of a request, in constant time.
+enum Credentials {
+    /// What a request's credentials amount to.
+    enum Verdict: Equatable {
+        case accepted
+        /// No credentials at all: 401.
+        case missing
+        /// Credentials that are wrong: 403.
+        case refused(String)
+    }
+
+    /// The token of an `Authorization: Bearer …` header.
+    static func bearer(_ header: String?) -> String? {
+        guard let header else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return parts[1].trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Whether `candidate` is one of `keys`. Every key is compared, each through a digest of fixed
+    /// length, so neither the time taken nor an early exit tells how much of a key matched.
+    static func matches(_ candidate: String, anyOf keys: [String]) -> Bool {
+        let digest = SHA256.hash(data: Data(candidate.utf8))
+        var found = false
+        for key in keys {
+            let keyDigest = SHA256.hash(data: Data(key.utf8))
+            found = constantTimeEqual(Array(digest), Array(keyDigest)) || found
+        }
+        return found
+    }
+
+    /// Checks `X-ScoreFeed-Signature: sha256=<hex>` against the HMAC-SHA256 of the raw body.
+    static func signatureMatches(_ header: String, body: some DataProtocol, secret: String) -> Bool {
+        guard header.hasPrefix("sha256="), let mac = hexBytes(header.dropFirst(7)), mac.count == 32 else {
+            return false
+        }
+        return HMAC<SHA256>.isValidAuthenticationCode(
+            mac, authenticating: body, using: SymmetricKey(data: Data(secret.utf8)))
+    }
+
+    /// The hex signature a client sends for `body` (for tests and documentation examples).
+    static func signature(of body: some DataProtocol, secret: String) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data(secret.utf8)))
+        return "sha256=" + mac.map { String(format: "%02x", $0) }.joined()
+    }
+
+    private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+
+    private static func hexBytes(_ text: Substring) -> [UInt8]? {
+        guard text.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.count / 2)
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,123 @@
+import Logging
+import PostgresClient
+import ScoreStore
+import ServiceLifecycle
+import Synchronization
+
+/// A fixed set of connections shared by the HTTP handlers. Each connection runs its work in order
+/// on its own queue (off the cooperative pool), so handing them out in turn is safe; a
+/// transaction holds its connection until it ends.
+public final class ConnectionPool: Sendable {
+    private let connections: [PostgresConnection]
+    private let turn = Atomic<Int>(0)
+
+    public init(_ connections: [PostgresConnection]) {
+        precondition(!connections.isEmpty)
+        self.connections = connections
+    }
+
+    /// Opens `count` connections to `url`.
+    public static func open(_ url: String, count: Int) async throws -> ConnectionPool {
+        var connections: [PostgresConnection] = []
+        do {
+            for _ in 0..<count { connections.append(try await PostgresConnection.connect(url)) }
+        } catch {
+            for connection in connections { await connection.close() }
+            throw error
+        }
+        return ConnectionPool(connections)
+    }
+
+    /// The next connection in turn.
+    public var next: PostgresConnection {
+        connections[(turn.wrappingAdd(1, ordering: .relaxed).newValue & Int.max) % connections.count]
+    }
+
+    public func close() async {
+        for connection in connections { await connection.close() }
+    }
+}
+
+/// The server's database: opened and migrated by ``DatabaseService`` when the service group
+/// starts, closed when it ends. Everything else asks for it and waits until it is ready.
+public actor Database {
+    private enum State {
+        case starting([CheckedContinuation<Ready, any Error>])
+        case ready(Ready)
+        case failed(any Error)
+    }
+
+    struct Ready: Sendable {
+        let pool: ConnectionPool
+        /// The write path, on a connection of its own (appends are serialised by the log anyway).
+        let ingestor: Ingestor
+    }
+
+    public let url: String
+    let connections: Int
+    private var state = State.starting([])
+
+    public init(url: String, connections: Int) {
+        self.url = url
+        self.connections = connections
+    }
+
+    /// Waits until the database is open and migrated.
+    func ready() async throws -> Ready {
+        switch state {
+        case .ready(let ready): return ready
+        case .failed(let error): throw error
+        case .starting(let waiting):
+            return try await withCheckedThrowingContinuation { continuation in
+                state = .starting(waiting + [continuation])
+            }
+        }
+    }
+
+    var isReady: Bool {
+        if case .ready = state { return true }
+        return false
+    }
+
+    func open(logger: Logger) async throws {
+        do {
+            let pool = try await ConnectionPool.open(url, count: connections + 1)
+            try await Migrator().migrate(pool.next, logger: logger)
+            let ingestor = Ingestor(connection: try await PostgresConnection.connect(url))
+            resolve(.success(Ready(pool: pool, ingestor: ingestor)))
+        } catch {
+            resolve(.failure(error))
+            throw error
+        }
+    }
+
+    private func resolve(_ result: Result<Ready, any Error>) {
+        guard case .starting(let waiting) = state else { return }
+        switch result {
+        case .success(let ready): state = .ready(ready)
+        case .failure(let error): state = .failed(error)
+        }
+        for continuation in waiting { continuation.resume(with: result) }
+    }
+
+    func close() async {
+        guard case .ready(let ready) = state else { return }
+        await ready.pool.close()
+        await ready.ingestor.connection.close()
+        state = .failed(PostgresError(kind: .connection, message: "the server is shutting down"))
+    }
+}
+
+/// Opens and migrates the database first, closes it last (it is the first service of the group,
+/// so it is shut down after all the others).
+struct DatabaseService: Service {
+    let database: Database
+    let logger: Logger
+
+    func run() async throws {
+        try await database.open(logger: logger)
+        logger.info("database ready")
+        try? await gracefulShutdown()
+        await database.close()
+    }
+}

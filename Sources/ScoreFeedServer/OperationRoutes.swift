@@ -1,0 +1,37 @@
+import Hummingbird
+import ScoreDomain
+
+/// `GET /metrics` (Prometheus text), `GET /healthz` (the process answers), `GET /readyz` (the
+/// database is open, migrated and answering).
+struct OperationRoutes {
+    let database: Database
+    let hub: ChangeHub
+    let metrics: ServerMetrics
+
+    func metrics(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let pool = try await database.ready().pool
+        let streams = await hub.subscriberCount
+        let metrics = self.metrics
+        let text = try await pool.next.withSession { try metrics.render(streams: streams, in: $0) }
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    func health(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        .json(.object(["status": .string("ok")]))
+    }
+
+    func ready(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        guard await database.isReady else {
+            throw APIError(.serviceUnavailable, "not-ready", "the database is not open yet")
+        }
+        do {
+            let pool = try await database.ready().pool
+            _ = try await pool.next.withSession { try $0.query("SELECT 1") }
+        } catch {
+            throw APIError(.serviceUnavailable, "not-ready", "the database does not answer: \(error)")
+        }
+        return .json(.object(["status": .string("ready")]))
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Hummingbird
+import PostgresClient
+import ScoreDomain
+import ScoreStore
+
+/// The dashboards' read API: games, one game, its events, its pushes. Field names are those of
+/// `scorefeed game --json`; every list is in a stable order.
+struct ReadRoutes {
+    let database: Database
+
+    /// `GET /v1/games[?status=live][&date=2019-04-01]`: the games, most recently scheduled first.
+    func games(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let status = try query.get("status").map { name -> GameStatus in
+            guard let status = GameStatus(rawValue: String(name)) else {
+                throw APIError.badRequest(
+                    "status must be one of \(GameStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return status
+        }
+        let day = try query.get("date").map { text -> Date in
+            guard let day = Self.day(String(text)) else {
+                throw APIError.badRequest("date must be a day such as 2019-04-01 (UTC)")
+            }
+            return day
+        }
+        let pool = try await database.ready().pool
+        let games = try await pool.next.withSession { try ScoreProjection.all(status: status, day: day, in: $0) }
+        return .json(raw: "[" + games.map { $0.canonicalJSON() }.joined(separator: ",") + "]")
+    }
+
+    /// `GET /v1/games/{id}`: one game's state.
+    func game(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let gameId = try context.parameters.require("id")
+        let pool = try await database.ready().pool
+        guard let state = try await pool.next.withSession({ try ScoreProjection.load(gameId, in: $0) }) else {
+            throw APIError.notFound("no game \"\(gameId)\"")
+        }
+        return .json(raw: state.canonicalJSON())
+    }
+
+    /// `GET /v1/games/{id}/events[?after=POSITION][&limit=N]`: the game's events in order, each with
+    /// its global position; `next` is the `after` of the following page.
+    func events(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let gameId = try context.parameters.require("id")
+        let after = try Self.integer(request, "after", default: 0, in: 0...Int.max)
+        let limit = try Self.integer(request, "limit", default: 500, in: 1...5000)
+        let pool = try await database.ready().pool
+        let events = try await pool.next.withSession { session in
+            try Self.requireGame(gameId, in: session)
+            return try EventLog.readStream(gameId, afterPosition: after, limit: limit, in: session)
+        }
+        let items = events.map { event in
+            JSONValue.object([
+                "position": .int(event.position), "version": .int(event.version),
+                "recordedAt": .string(rfc3339(event.recordedAt)), "message": event.message.jsonValue,
+            ])
+        }
+        return .json(
+            .object([
+                "gameId": .string(gameId), "events": .array(items),
+                "next": events.last.map { .int($0.position) } ?? .int(after),
+            ]))
+    }
+
+    /// `GET /v1/games/{id}/pushes[?after=ID][&limit=N]`: the Live Activity pushes of the game's
+    /// activities: planned (waiting in the outbox), sent, or failed, with APNs' last answer.
+    func pushes(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let gameId = try context.parameters.require("id")
+        let after = try Self.integer(request, "after", default: 0, in: 0...Int.max)
+        let limit = try Self.integer(request, "limit", default: 1000, in: 1...5000)
+        let pool = try await database.ready().pool
+        let (pushes, counts, latest) = try await pool.next.withSession { session in
+            try Self.requireGame(gameId, in: session)
+            return (
+                try ActivityPushes.forGame(gameId, after: after, limit: limit, in: session),
+                try ActivityPushes.counts(gameId, in: session), try ActivityPushes.latest(gameId, in: session)
+            )
+        }
+        let items = pushes.map(Self.json)
+        return .json(
+            .object([
+                "gameId": .string(gameId),
+                "counts": .object([
+                    "planned": .int(counts["pending"] ?? 0), "sent": .int(counts["sent"] ?? 0),
+                    "failed": .int(counts["failed"] ?? 0),
+                ]),
+                "latest": latest.map(Self.json) ?? .null,
+                "pushes": .array(items), "next": pushes.last.map { .int($0.id) } ?? .int(after),
+            ]))
+    }
+
+    private static func json(_ push: OutboxPush) -> JSONValue {
+        JSONValue.object([
+            "id": .int(push.id), "activityId": .int(push.activityId), "pushToken": .string(push.pushToken),
+            "environment": .string(push.environment.rawValue), "apnsId": .string(push.apnsId),
+            "event": .string(push.event.rawValue), "priority": .int(push.priority),
+            "timestamp": .int(push.timestamp), "reason": .string(push.reason),
+            "state": .string(push.state == "pending" ? "planned" : push.state), "attempts": .int(push.attempts),
+            "lastStatus": push.lastStatus.map(JSONValue.int) ?? .null,
+            "lastReason": push.lastReason.map(JSONValue.string) ?? .null,
+            "payload": (try? JSONValue.parse(Data(push.payload.utf8))) ?? .string(push.payload),
+        ])
+    }
+
+    /// Throws a 404 unless the game has events.
+    static func requireGame(_ gameId: String, in session: PostgresSession) throws {
+        let exists = try session.query(
+            "SELECT EXISTS (SELECT 1 FROM events WHERE stream_id = $1) AS e", [gameId])[0].bool("e")
+        guard exists else { throw APIError.notFound("no game \"\(gameId)\"") }
+    }
+
+    private static func integer(_ request: Request, _ name: String, default fallback: Int, in range: ClosedRange<Int>)
+        throws -> Int
+    {
+        guard let text = request.uri.queryParameters.get(name) else { return fallback }
+        guard let value = Int(String(text)), range.contains(value) else {
+            throw APIError.badRequest(
+                "\(name) must be an integer from \(range.lowerBound)\(range.upperBound == Int.max ? " up" : " to \(range.upperBound)")"
+            )
+        }
+        return value
+    }
+
+    private static func day(_ text: String) -> Date? {
+        let parts = text.split(separator: "-")
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let date = parseRFC3339("\(text)T00:00:00Z")
+        else { return nil }
+        return date
+    }
+}

@@ -1,0 +1,130 @@
+import APNs
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import PostgresClient
+import PushDelivery
+import ScoreStore
+import ServiceLifecycle
+import UnixSignals
+
+/// `scorefeed serve`: one `ServiceGroup` of the database (opened and migrated first, closed last),
+/// the projector, the push delivery worker, the HTTP server and the live-stream feed.
+///
+/// On SIGTERM or SIGINT the services stop in reverse order: the live streams end, the HTTP server
+/// stops accepting and drains the requests in flight, the delivery worker finishes (or releases)
+/// its round, the projector commits its page, and the database closes.
+public struct ScoreFeedServer: Sendable {
+    public let configuration: ServerConfiguration
+    public let database: Database
+    public let metrics: ServerMetrics
+    public let hub = ChangeHub()
+    /// The APNs client for an environment; `nil` runs without delivery (the outbox keeps the pushes).
+    public let apns: (@Sendable (PushEnvironment) -> APNsClient)?
+    /// How long delivery may take to finish its round on shutdown.
+    public var drain: Duration = .seconds(10)
+    public var projector = Projector(clock: .wall({ Date() }))
+    public let logger: Logger
+
+    public init(
+        configuration: ServerConfiguration, databaseURL: String,
+        apns: (@Sendable (PushEnvironment) -> APNsClient)?, logger: Logger, metrics: ServerMetrics = ServerMetrics()
+    ) {
+        self.configuration = configuration
+        self.database = Database(url: databaseURL, connections: configuration.databaseConnections)
+        self.apns = apns
+        self.logger = logger
+        self.metrics = metrics
+    }
+
+    /// Every route, as `(method, path)` with `{name}` for a path parameter, in registration order.
+    public static let routes: [(method: String, path: String)] = [
+        ("GET", "/"), ("GET", "/healthz"), ("GET", "/readyz"), ("GET", "/metrics"),
+        ("POST", "/v1/feed"), ("POST", "/v1/games/{id}/activities"), ("DELETE", "/v1/activities/{token}"),
+        ("GET", "/v1/games"), ("GET", "/v1/games/{id}"), ("GET", "/v1/games/{id}/events"),
+        ("GET", "/v1/games/{id}/pushes"), ("GET", "/v1/stream"), ("GET", "/v1/games/{id}/stream"),
+    ]
+
+    func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.middlewares.add(JSONErrorMiddleware())
+        let operations = OperationRoutes(database: database, hub: hub, metrics: metrics)
+        let ingest = IngestRoute(configuration: configuration, database: database, metrics: metrics)
+        let activities = ActivityRoutes(configuration: configuration, database: database)
+        let reads = ReadRoutes(database: database)
+        let streams = StreamRoute(database: database, hub: hub)
+        let handlers: [@Sendable (Request, BasicRequestContext) async throws -> Response] = [
+            Scoreboard.page, operations.health, operations.ready, operations.metrics,
+            ingest.handle, activities.register, activities.remove,
+            reads.games, reads.game, reads.events,
+            reads.pushes, streams.all, streams.game,
+        ]
+        for (route, handler) in zip(Self.routes, handlers) {
+            let path = route.path.replacingOccurrences(of: "{", with: ":").replacingOccurrences(of: "}", with: "")
+            router.on(RouterPath(path), method: HTTPRequest.Method(route.method)!, use: handler)
+        }
+        return router
+    }
+
+    /// Runs until SIGTERM or SIGINT (or the task is cancelled), then shuts down gracefully.
+    ///
+    /// - Parameter listening: called with the port once the HTTP server accepts connections.
+    public func run(
+        signals: [UnixSignal] = [.sigterm, .sigint], listening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
+        if configuration.ingestKeys.isEmpty && configuration.ingestSecret == nil {
+            logger.warning(
+                "no ingest credentials: POST /v1/feed refuses every request until SCOREFEED_INGEST_KEYS or SCOREFEED_INGEST_SECRET is set"
+            )
+        }
+        if configuration.appKeys.isEmpty {
+            logger.warning("no app keys: activity registration refuses every request until SCOREFEED_APP_KEYS is set")
+        }
+        let application = Application(
+            router: router(),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "ScoreFeed"),
+            onServerRunning: { channel in await listening(channel.localAddress?.port ?? 0) },
+            logger: logger)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: DatabaseService(database: database, logger: logger)),
+            .init(service: ProjectorService(projector: observedProjector(), database: database, logger: logger)),
+        ]
+        if let apns {
+            services.append(
+                .init(service: DeliveryStarter(server: self, apns: apns), successTerminationBehavior: .ignore))
+        } else {
+            logger.warning("push delivery is off (no APNs settings): pushes wait in the outbox")
+        }
+        services.append(.init(service: application))
+        services.append(.init(service: ChangeFeedService(hub: hub, database: database, logger: logger)))
+        var group = ServiceGroupConfiguration(services: services, logger: logger)
+        group.gracefulShutdownSignals = signals
+        try await ServiceGroup(configuration: group).run()
+        logger.info("stopped")
+    }
+
+    private func observedProjector() -> Projector {
+        var projector = self.projector
+        let metrics = self.metrics
+        projector.onCoalesced = { metrics.coalesced($0) }
+        return projector
+    }
+}
+
+/// Starts the delivery worker on a connection of its own once the database is ready.
+struct DeliveryStarter: Service {
+    let server: ScoreFeedServer
+    let apns: @Sendable (PushEnvironment) -> APNsClient
+
+    func run() async throws {
+        _ = try await server.database.ready()
+        let connection = try await PostgresConnection.connect(server.database.url)
+        var worker = DeliveryWorker(connection: connection, client: apns, logger: server.logger)
+        let metrics = server.metrics
+        worker.observe = { metrics.push(outcome: $0, reason: $1) }
+        try await DeliveryService(worker: worker, drain: server.drain, logger: server.logger).run()
+        await connection.close()
+    }
+}

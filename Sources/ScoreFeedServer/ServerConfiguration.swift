@@ -1,0 +1,61 @@
+import Foundation
+
+/// What `scorefeed serve` is told: where to listen and whom to trust.
+public struct ServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// Bearer keys a scoring provider may post to `/v1/feed` with (`SCOREFEED_INGEST_KEYS`).
+    public var ingestKeys: [String] = []
+    /// The secret of the HMAC-SHA256 body signature (`SCOREFEED_INGEST_SECRET`).
+    public var ingestSecret: String?
+    /// Bearer keys apps register their activities with (`SCOREFEED_APP_KEYS`).
+    public var appKeys: [String] = []
+    /// The largest request body accepted, in bytes (`SCOREFEED_MAX_BODY_BYTES`, default 1 MiB).
+    public var maxBodyBytes = 1 << 20
+    /// Database connections for the HTTP handlers (the workers have their own).
+    public var databaseConnections = 4
+
+    public init() {}
+
+    /// The environment variables read by ``fromEnvironment(_:)``.
+    public enum Variable {
+        public static let ingestKeys = "SCOREFEED_INGEST_KEYS"
+        public static let ingestSecret = "SCOREFEED_INGEST_SECRET"
+        public static let appKeys = "SCOREFEED_APP_KEYS"
+        public static let maxBodyBytes = "SCOREFEED_MAX_BODY_BYTES"
+    }
+
+    /// Reads the credentials and limits from the environment. Keys are comma-separated.
+    public static func fromEnvironment(_ env: [String: String]) throws(ConfigurationError) -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.ingestKeys = try keys(env[Variable.ingestKeys], name: Variable.ingestKeys)
+        configuration.appKeys = try keys(env[Variable.appKeys], name: Variable.appKeys)
+        if let secret = env[Variable.ingestSecret], !secret.isEmpty {
+            guard secret.utf8.count >= 16 else {
+                throw ConfigurationError("\(Variable.ingestSecret) must be at least 16 bytes long")
+            }
+            configuration.ingestSecret = secret
+        }
+        if let text = env[Variable.maxBodyBytes], !text.isEmpty {
+            guard let bytes = Int(text), (1...(64 << 20)).contains(bytes) else {
+                throw ConfigurationError("\(Variable.maxBodyBytes) must be a number of bytes from 1 to 67108864")
+            }
+            configuration.maxBodyBytes = bytes
+        }
+        return configuration
+    }
+
+    private static func keys(_ text: String?, name: String) throws(ConfigurationError) -> [String] {
+        let keys = (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        for key in keys where key.utf8.count < 16 || key.contains(where: { $0.isWhitespace }) {
+            throw ConfigurationError("\(name): every key must be at least 16 characters without spaces")
+        }
+        return keys.filter { !$0.isEmpty }
+    }
+}
+
+/// A setting that cannot work, named for the operator.
+public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

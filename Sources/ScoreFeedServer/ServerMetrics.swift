@@ -1,0 +1,71 @@
+import CoreMetrics
+import Metrics
+import PostgresClient
+import Prometheus
+import ScoreStore
+
+/// The server's metrics (swift-metrics, kept in its own Prometheus registry) and their text format.
+///
+/// Counters are counted as things happen in this process; the gauges that describe the database
+/// (projection lag, outbox depth) are read from it at each scrape, so they are right even when
+/// other processes append or deliver.
+public final class ServerMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    let factory: PrometheusMetricsFactory
+
+    public init() {
+        factory = PrometheusMetricsFactory(registry: registry)
+        // Shown from the start, at zero.
+        ingested(appended: 0, duplicates: 0)
+        coalesced(0)
+    }
+
+    /// Messages stored by `POST /v1/feed`, and those that were already stored.
+    func ingested(appended: Int, duplicates: Int) {
+        counter("scorefeed_events_appended_total").increment(by: appended)
+        counter("scorefeed_events_duplicate_total").increment(by: duplicates)
+    }
+
+    /// A request `POST /v1/feed` refused, by HTTP status.
+    func ingestRefused(status: Int) {
+        counter("scorefeed_ingest_refused_total", [("status", String(status))]).increment()
+    }
+
+    /// One delivery attempt's outcome and APNs' reason.
+    func push(outcome: String, reason: String?) {
+        counter("scorefeed_pushes_total", [("result", outcome), ("reason", reason ?? "")]).increment()
+    }
+
+    /// Changes an activity's throttle held back to coalesce into a later update.
+    func coalesced(_ count: Int) {
+        counter("scorefeed_updates_coalesced_total").increment(by: count)
+    }
+
+    /// The Prometheus text of every metric, after reading the database gauges.
+    func render(streams: Int, in session: PostgresSession) throws -> String {
+        let row = try session.query(
+            """
+            SELECT (SELECT coalesce(max(position), 0) FROM events) AS head,
+                   (SELECT coalesce(max(position), 0) FROM projection_checkpoints WHERE name = $1) AS checkpoint,
+                   (SELECT count(*) FROM activity_pushes WHERE state = 'pending') AS pending,
+                   (SELECT count(*) FROM activities WHERE active) AS activities
+            """, [Projector.name])[0]
+        let head = try row.int("head")
+        gauge("scorefeed_log_head_position").record(head)
+        gauge("scorefeed_projection_lag_events").record(head - (try row.int("checkpoint")))
+        gauge("scorefeed_outbox_depth").record(try row.int("pending"))
+        gauge("scorefeed_activities_active").record(try row.int("activities"))
+        gauge("scorefeed_stream_clients").record(streams)
+        var text = [UInt8]()
+        registry.emit(into: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    private func counter(_ label: String, _ dimensions: [(String, String)] = []) -> CoreMetrics.Counter {
+        CoreMetrics.Counter(label: label, dimensions: dimensions, factory: factory)
+    }
+
+    private func gauge(_ label: String) -> CoreMetrics.Gauge {
+        CoreMetrics.Gauge(label: label, factory: factory)
+    }
+}

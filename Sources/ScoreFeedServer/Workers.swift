@@ -1,0 +1,75 @@
+import Logging
+import PostgresClient
+import PushDelivery
+import ScoreStore
+import ServiceLifecycle
+import Synchronization
+
+/// The projector as a service: follows the event log and applies what is new, page by page. On
+/// graceful shutdown the page in progress commits and the service returns.
+struct ProjectorService: Service {
+    let projector: Projector
+    let database: Database
+    let logger: Logger
+
+    func run() async throws {
+        _ = try await database.ready()
+        let follower = LogFollower(url: database.url, logger: logger)
+        let projector = self.projector
+        do {
+            try await cancelWhenGracefulShutdown {
+                try await follower.run { connection in try await projector.step(connection) > 0 }
+            }
+        } catch is CancellationError {
+            // graceful shutdown
+        }
+        logger.info("projector stopped")
+    }
+}
+
+/// The push delivery worker as a service. On graceful shutdown it claims nothing more and lets
+/// the round in flight finish for up to `drain`; what is still in flight then is cancelled and
+/// released at once (not left claimed until its lease ends).
+struct DeliveryService: Service {
+    let worker: DeliveryWorker
+    let drain: Duration
+    let logger: Logger
+
+    private final class Flag: Sendable {
+        private let value = Atomic<Bool>(false)
+        var isSet: Bool { value.load(ordering: .relaxed) }
+        func set() { value.store(true, ordering: .relaxed) }
+    }
+
+    func run() async throws {
+        let (worker, drain, logger) = (self.worker, self.drain, self.logger)
+        let stopping = Flag()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                let total = try await worker.run(untilEmpty: false, stop: { stopping.isSet })
+                if let paused = total.paused {
+                    logger.critical("push delivery is paused until restarted: APNs said \(paused)")
+                    // Serve the rest (ingest, reads) until the server stops.
+                    try? await gracefulShutdown()
+                }
+                logger.info(
+                    "delivery worker stopped",
+                    metadata: ["sent": "\(total.sent)", "released": "\(total.released)"])
+            }
+            group.addTask {
+                do {
+                    try await gracefulShutdown()
+                } catch {
+                    return  // cancelled: the worker ended first
+                }
+                stopping.set()
+                try? await Task.sleep(for: drain)
+                if !Task.isCancelled {
+                    logger.warning("delivery did not drain in time; releasing the pushes in flight")
+                }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import ScoreFeedTesting
+import Testing
+
+@Suite("activities over HTTP")
+struct ActivityRouteTests {
+    let token = String(repeating: "ab", count: 32)
+    let auth = ("Authorization", "Bearer " + appKey)
+    let json = ("Content-Type", "application/json")
+
+    func body(_ token: String, environment: String = "sandbox", bundle: String = "com.example.scores") -> String {
+        #"{"pushToken":"\#(token)","environment":"\#(environment)","bundleId":"\#(bundle)","frequentUpdates":true}"#
+    }
+
+    @Test("201 registers, 204 removes, 404 for a token not active; validated like the CLI")
+    func registerAndRemove() async throws {
+        try await withServer { server in
+            let created = try await server.request(
+                .POST, "/v1/games/g1/activities", body: body(token), headers: [auth, json])
+            #expect(created.status == 201, "\(created.body)")
+            #expect(created.object["gameId"] as? String == "g1")
+            #expect(created.object["environment"] as? String == "sandbox")
+            #expect(created.object["frequentUpdates"] as? Bool == true)
+            #expect(created.object["active"] as? Bool == true)
+            for (bad, field) in [
+                (body("xyz"), "pushToken"), (body(token, environment: "staging"), "environment"),
+                (body(token, bundle: "nodots"), "bundleId"), (#"{"environment":"sandbox"}"#, "pushToken"),
+                (#"{"pushToken":42,"bundleId":"com.example.scores"}"#, "pushToken"),
+            ] {
+                let reply = try await server.request(
+                    .POST, "/v1/games/g1/activities", body: bad, headers: [auth, json])
+                #expect(reply.status == 400, "\(bad)")
+                let details = (reply.object["error"] as? [String: Any])?["details"] as? [[String: Any]]
+                #expect(details?.first?["field"] as? String == field, "\(reply.body)")
+            }
+            let notJSON = try await server.request(.POST, "/v1/games/g1/activities", body: "{", headers: [auth, json])
+            #expect(notJSON.status == 400)
+            let badGame = try await server.request(
+                .POST, "/v1/games/g%201/activities", body: body(token), headers: [auth, json])
+            #expect(badGame.status == 400)
+            let elsewhere = try await server.request(
+                .POST, "/v1/games/g2/activities", body: body(token), headers: [auth, json])
+            #expect(elsewhere.status == 409)
+            let text = try await server.request(
+                .POST, "/v1/games/g1/activities", body: body(token), headers: [auth, ("Content-Type", "text/plain")])
+            #expect(text.status == 415)
+            let removed = try await server.request(.DELETE, "/v1/activities/\(token)", headers: [auth])
+            #expect(removed.status == 204)
+            let again = try await server.request(.DELETE, "/v1/activities/\(token)", headers: [auth])
+            #expect(again.status == 404)
+            #expect(again.errorCode == "not-found")
+        }
+    }
+
+    @Test("401 without an app key, 403 with an ingest key or a wrong one")
+    func appKeyRequired() async throws {
+        try await withServer { server in
+            let none = try await server.request(.POST, "/v1/games/g1/activities", body: body(token), headers: [json])
+            #expect(none.status == 401)
+            let ingest = try await server.request(
+                .POST, "/v1/games/g1/activities", body: body(token),
+                headers: [json, ("Authorization", "Bearer \(ingestKey)")])
+            #expect(ingest.status == 403)
+            let delete = try await server.request(.DELETE, "/v1/activities/\(token)")
+            #expect(delete.status == 401)
+            let wrong = try await server.request(
+                .DELETE, "/v1/activities/\(token)", headers: [("Authorization", "Bearer wrong-key-00000000000")])
+            #expect(wrong.status == 403)
+        }
+    }
+}
