@@ -1,3 +1,4 @@
+import APNs
 import AsyncHTTPClient
 import Foundation
 import Logging
@@ -5,6 +6,7 @@ import NIOCore
 import NIOHTTP1
 import ScoreFeedServer
 import ScoreFeedTesting
+import ScoreStore
 import ServiceLifecycle
 import Testing
 
@@ -60,7 +62,7 @@ struct RunningServer: Sendable {
 
 /// Runs `body` against a fresh server; the server is stopped afterwards.
 func withServer(
-    maxBodyBytes: Int = 1 << 20, _ body: @Sendable (RunningServer) async throws -> Void
+    maxBodyBytes: Int = 1 << 20, apns: APNsClient? = nil, _ body: @Sendable (RunningServer) async throws -> Void
 ) async throws {
     try await TestDatabase.withSchema { url in
         var configuration = ServerConfiguration()
@@ -70,7 +72,10 @@ func withServer(
         configuration.appKeys = [appKey]
         configuration.maxBodyBytes = maxBodyBytes
         configuration.databaseConnections = 2
-        let server = ScoreFeedServer(configuration: configuration, databaseURL: url, apns: nil, logger: quietLogger)
+        var delivery: (@Sendable (PushEnvironment) -> APNsClient)?
+        if let apns { delivery = { _ in apns } }
+        let server = ScoreFeedServer(
+            configuration: configuration, databaseURL: url, apns: delivery, logger: quietLogger)
         let (ports, found) = AsyncStream.makeStream(of: Int.self)
         let services = ServiceGroup(
             configuration: .init(services: [InProcess(server: server, found: found)], logger: quietLogger))

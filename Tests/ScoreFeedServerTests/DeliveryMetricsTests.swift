@@ -1,0 +1,51 @@
+import APNs
+import APNsSandbox
+import Foundation
+import ScoreFeedTesting
+import Testing
+
+@Suite("serve delivers: pushes reach a local APNs server and are counted")
+struct DeliveryMetricsTests {
+    @Test("a run is pushed to a registered activity; metrics count sent pushes and coalesced updates")
+    func deliversAndCounts() async throws {
+        let pair = APNsTestKeyPair()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apns-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let sandboxConfiguration = APNsSandbox.Configuration(
+            bundleId: "com.example.scores", teamId: "TEAM000001", keyId: "KEY0000001", publicKeyPEM: pair.publicKeyPEM,
+            caCertificateOutput: folder.appendingPathComponent("ca.pem").path)
+        try await APNsSandbox.withRunning(sandboxConfiguration) { sandbox in
+            let client = APNsClient(
+                configuration: try APNsConfiguration(
+                    signingKeyPEM: pair.privateKeyPEM, keyId: "KEY0000001", teamId: "TEAM000001",
+                    bundleId: "com.example.scores", environment: .custom(sandbox.url),
+                    additionalCAFile: sandbox.caCertificatePath),
+                requestTimeout: .seconds(30), logger: quietLogger)
+            try await withServer(apns: client) { server in
+                #expect(try await server.ingest("[\(scheduled("g1"))]").status == 202)
+                let register = try await server.request(
+                    .POST, "/v1/games/g1/activities",
+                    body: #"{"pushToken":"\#(String(repeating: "ab", count: 32))","bundleId":"com.example.scores"}"#,
+                    headers: [("Authorization", "Bearer \(appKey)"), ("Content-Type", "application/json")])
+                #expect(register.status == 201)
+                // The start goes out at once; the runs right after it wait for the interval to close.
+                #expect(try await server.ingest("[\(started("g1")),\(run("g1", 1)),\(run("g1", 2))]").status == 202)
+                var sent = 0
+                for _ in 0..<200 where sent == 0 {
+                    let reply = try await server.request(.GET, "/v1/games/g1/pushes")
+                    sent = (reply.object["counts"] as? [String: Any])?["sent"] as? Int ?? 0
+                    if sent == 0 { try await Task.sleep(for: .milliseconds(50)) }
+                }
+                #expect(sent >= 1)
+                let metrics = try await server.request(.GET, "/metrics").body
+                #expect(metrics.contains(#"scorefeed_pushes_total{result="sent",reason=""} "#), "\(metrics)")
+                let coalesced = metrics.split(separator: "\n").first {
+                    $0.hasPrefix("scorefeed_updates_coalesced_total ")
+                }
+                #expect((coalesced?.split(separator: " ").last).flatMap { Double($0) } ?? 0 >= 2, "\(metrics)")
+                #expect(await sandbox.delivered().count >= sent)
+            }
+            try await client.shutdown()
+        }
+    }
+}
