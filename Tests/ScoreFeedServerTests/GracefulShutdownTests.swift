@@ -51,10 +51,29 @@ struct GracefulShutdownTests {
             #expect(claimed == 1, "the push never went out")
             // A live stream is open too: it must end, not hold the shutdown up.
             let stream = Task { try await readEvents(server, "/v1/stream", count: 100, timeout: .seconds(60)) }
+            // And a request is in flight: its body is only half sent when the signal comes.
+            let (body, writer) = AsyncStream.makeStream(of: ByteBuffer.self)
+            var upload = HTTPClientRequest(url: server.base + "/v1/feed")
+            upload.method = .POST
+            upload.headers.add(name: "Authorization", value: "Bearer \(ingestKey)")
+            upload.headers.add(name: "Content-Type", value: "application/x-ndjson")
+            upload.body = .stream(body, length: .unknown)
+            let request = upload
+            let inFlight = Task { try await HTTPClient.shared.execute(request, timeout: .seconds(60)) }
+            writer.yield(ByteBuffer(string: run("g1", 1) + "\n"))
             try await Task.sleep(for: .milliseconds(300))
-            let output = try await serve.stop()
+            let stopping = Task { try await serve.stop() }
+            try await Task.sleep(for: .milliseconds(500))
+            writer.yield(ByteBuffer(string: run("g1", 2, team: "away") + "\n"))
+            writer.finish()
+            let answer = try await inFlight.value
+            #expect(answer.status == .accepted, "the request in flight was answered")
+            let output = try await stopping.value
             let streamed = try await stream.value
-            #expect(streamed.events.count == 1, "the stream sent the snapshot, then ended")
+            #expect(streamed.events.count >= 1, "the stream sent the snapshot, then ended")
+            let runs = try await connection.query(
+                "SELECT count(*) AS n FROM events WHERE message_id IN ('g1-run-1', 'g1-run-2')")[0].int("n")
+            #expect(runs == 2, "both messages of the request in flight are stored")
             let rows = try await connection.query(
                 """
                 SELECT p.state, p.claimed_until IS NOT NULL AS claimed,
