@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import PostgresClient
 import ScoreDomain
 
 /// An error answered as JSON: `{"error": {"status": …, "code": …, "message": …, "details": …}}`.
@@ -73,6 +74,11 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             let code = error.status == .notFound ? "not-found" : "http-\(error.status.code)"
             var api = APIError(error.status, code, message)
             api.headers = error.headers
+            return try api.response(from: request, context: context)
+        } catch let error as PostgresError where error.kind == .connection {
+            context.logger.warning("the database connection was lost", metadata: ["error": "\(error)"])
+            var api = APIError(.serviceUnavailable, "database-unavailable", "the database is not reachable; retry")
+            api.headers[.retryAfter] = "1"
             return try api.response(from: request, context: context)
         } catch {
             context.logger.error(

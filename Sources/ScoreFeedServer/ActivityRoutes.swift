@@ -35,7 +35,7 @@ struct ActivityRoutes {
         let pool = try await database.ready().pool
         let activity: Activity
         do {
-            activity = try await pool.next.transaction { tx in
+            activity = try await pool.transaction { tx in
                 try Activities.register(
                     gameId: gameId, token: token, environment: environment, bundleId: bundleId,
                     frequentUpdates: frequent, at: Date(), in: tx)
@@ -50,7 +50,7 @@ struct ActivityRoutes {
         try authorize(request)
         let token = try context.parameters.require("token")
         let pool = try await database.ready().pool
-        let removed = try await pool.next.transaction { tx in
+        let removed = try await pool.transaction { tx in
             try Activities.deactivate(token: token, reason: "removed by the app", in: tx)
         }
         guard removed else { throw APIError.notFound("no active activity has this push token") }

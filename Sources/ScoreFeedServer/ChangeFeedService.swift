@@ -15,7 +15,7 @@ struct ChangeFeedService: Service {
 
     func run() async throws {
         let pool = try await database.ready().pool
-        let start = try await pool.next.withSession { try StateChanges.head(in: $0) }
+        let start = try await pool.withSession { try StateChanges.head(in: $0) }
         await hub.start(head: start)
         let hub = self.hub
         let follower = LogFollower(url: database.url, channel: StateChanges.channel, logger: logger)

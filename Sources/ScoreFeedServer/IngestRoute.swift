@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import PostgresClient
 import ScoreDomain
 import ScoreStore
 
@@ -54,10 +55,13 @@ struct IngestRoute {
             }
         }
         let messages = try parse(body, ndjson: mediaType == "application/x-ndjson")
-        let ready = try await database.ready()
+        let ingestor = try await database.ingestor()
         let outcomes: [AppendOutcome]
         do {
-            outcomes = try await ready.ingestor.ingest(messages, partial: false)
+            outcomes = try await ingestor.ingest(messages, partial: false)
+        } catch let error as PostgresError where error.kind == .connection {
+            await database.ingestorLost(ingestor)
+            throw error
         } catch let rejection as IngestRejection {
             throw APIError(
                 .conflict, "rejected",

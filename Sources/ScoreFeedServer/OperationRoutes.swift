@@ -12,7 +12,7 @@ struct OperationRoutes {
         let pool = try await database.ready().pool
         let streams = await hub.subscriberCount
         let metrics = self.metrics
-        let text = try await pool.next.withSession { try metrics.render(streams: streams, in: $0) }
+        let text = try await pool.withSession { try metrics.render(streams: streams, in: $0) }
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
@@ -28,7 +28,7 @@ struct OperationRoutes {
         }
         do {
             let pool = try await database.ready().pool
-            _ = try await pool.next.withSession { try $0.query("SELECT 1") }
+            _ = try await pool.withSession { try $0.query("SELECT 1") }
         } catch {
             throw APIError(.serviceUnavailable, "not-ready", "the database does not answer: \(error)")
         }

@@ -26,7 +26,7 @@ struct ReadRoutes {
             return day
         }
         let pool = try await database.ready().pool
-        let games = try await pool.next.withSession { try ScoreProjection.all(status: status, day: day, in: $0) }
+        let games = try await pool.withSession { try ScoreProjection.all(status: status, day: day, in: $0) }
         return .json(raw: "[" + games.map { $0.canonicalJSON() }.joined(separator: ",") + "]")
     }
 
@@ -34,7 +34,7 @@ struct ReadRoutes {
     func game(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let gameId = try context.parameters.require("id")
         let pool = try await database.ready().pool
-        guard let state = try await pool.next.withSession({ try ScoreProjection.load(gameId, in: $0) }) else {
+        guard let state = try await pool.withSession({ try ScoreProjection.load(gameId, in: $0) }) else {
             throw APIError.notFound("no game \"\(gameId)\"")
         }
         return .json(raw: state.canonicalJSON())
@@ -47,7 +47,7 @@ struct ReadRoutes {
         let after = try Self.integer(request, "after", default: 0, in: 0...Int.max)
         let limit = try Self.integer(request, "limit", default: 500, in: 1...5000)
         let pool = try await database.ready().pool
-        let events = try await pool.next.withSession { session in
+        let events = try await pool.withSession { session in
             try Self.requireGame(gameId, in: session)
             return try EventLog.readStream(gameId, afterPosition: after, limit: limit, in: session)
         }
@@ -71,7 +71,7 @@ struct ReadRoutes {
         let after = try Self.integer(request, "after", default: 0, in: 0...Int.max)
         let limit = try Self.integer(request, "limit", default: 1000, in: 1...5000)
         let pool = try await database.ready().pool
-        let (pushes, counts, latest) = try await pool.next.withSession { session in
+        let (pushes, counts, latest) = try await pool.withSession { session in
             try Self.requireGame(gameId, in: session)
             return (
                 try ActivityPushes.forGame(gameId, after: after, limit: limit, in: session),

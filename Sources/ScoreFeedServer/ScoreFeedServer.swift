@@ -113,18 +113,38 @@ public struct ScoreFeedServer: Sendable {
     }
 }
 
-/// Starts the delivery worker on a connection of its own once the database is ready.
+/// Runs the delivery worker on a connection of its own once the database is ready, and again on a
+/// new connection when that one is lost (the pushes it had claimed come back when their lease ends).
 struct DeliveryStarter: Service {
     let server: ScoreFeedServer
     let apns: @Sendable (PushEnvironment) -> APNsClient
 
     func run() async throws {
         _ = try await server.database.ready()
-        let connection = try await PostgresConnection.connect(server.database.url)
-        var worker = DeliveryWorker(connection: connection, client: apns, logger: server.logger)
-        let metrics = server.metrics
-        worker.observe = { metrics.push(outcome: $0, reason: $1) }
-        try await DeliveryService(worker: worker, drain: server.drain, logger: server.logger).run()
-        await connection.close()
+        let logger = server.logger
+        var backoff = 0.1
+        while !Task.isCancelled {
+            do {
+                let connection = try await PostgresConnection.connect(server.database.url)
+                backoff = 0.1
+                var worker = DeliveryWorker(connection: connection, client: apns, logger: logger)
+                let metrics = server.metrics
+                worker.observe = { metrics.push(outcome: $0, reason: $1) }
+                do {
+                    try await DeliveryService(worker: worker, drain: server.drain, logger: logger).run()
+                    await connection.close()
+                    return
+                } catch {
+                    await connection.close()
+                    throw error
+                }
+            } catch let error as PostgresError where error.kind == .connection {
+                logger.warning(
+                    "delivery lost the database; reconnecting",
+                    metadata: ["error": "\(error)", "retry.s": "\(backoff)"])
+                try? await Task.sleep(for: .seconds(backoff))
+                backoff = min(backoff * 2, 5)
+            }
+        }
     }
 }

@@ -34,7 +34,7 @@ struct StreamRoute {
         }
         let pool = try await database.ready().pool
         if let gameId {
-            try await pool.next.withSession { try ReadRoutes.requireGame(gameId, in: $0) }
+            try await pool.withSession { try ReadRoutes.requireGame(gameId, in: $0) }
         }
         guard let subscription = await hub.subscribe() else {
             throw APIError(.serviceUnavailable, "shutting-down", "the server is shutting down; reconnect elsewhere")
@@ -48,7 +48,7 @@ struct StreamRoute {
                     cursor = resume
                 } else {
                     // The newest position first, then the states: a change in between is sent twice, never lost.
-                    let (head, snapshot) = try await pool.next.withSession { session in
+                    let (head, snapshot) = try await pool.withSession { session in
                         (
                             try StateChanges.head(in: session),
                             try ScoreProjection.positioned(gameId: gameId, in: session).sorted {
@@ -97,7 +97,7 @@ struct StreamRoute {
             if let recent = await hub.changes(after: after, gameId: gameId) {
                 changes = recent
             } else {
-                changes = try await pool.next.withSession { try StateChanges.after(after, gameId: gameId, in: $0) }
+                changes = try await pool.withSession { try StateChanges.after(after, gameId: gameId, in: $0) }
                 complete = changes.count < 1000
             }
             guard let last = changes.last else { return wrote }
