@@ -30,15 +30,6 @@ public struct MLBFetchError: Error, Sendable, Equatable, CustomStringConvertible
         self.reason = reason
     }
 
-    /// Worth retrying: timeouts, connection errors, 5xx and 429. Other statuses are answers.
-    public var isTransient: Bool {
-        switch kind {
-        case .timeout, .connection: true
-        case .status: (status ?? 0) >= 500 || status == 429
-        case .tooLarge: false
-        }
-    }
-
     public var description: String {
         switch kind {
         case .status: "HTTP \(status ?? 0): \(reason)"
