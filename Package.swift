@@ -32,6 +32,19 @@ let package = Package(
         .target(name: "ScoreDomain"),
         .target(name: "LiveActivity", dependencies: ["ScoreDomain"]),
         .target(name: "Retrosheet", dependencies: ["ScoreDomain"]),
+        // MLB Stats API live feed ("GUMBO"): the pure core (JSON Patch, snapshot reader, differ) and the
+        // follower (HTTP polling with retries, feeding the Ingestor).
+        .target(name: "MLBFeed", dependencies: ["ScoreDomain"]),
+        .target(
+            name: "MLBFollow",
+            dependencies: [
+                "MLBFeed", "ScoreDomain", "ScoreStore", "LiveActivity", "PostgresClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "ScoreStore",
             dependencies: [
@@ -97,7 +110,7 @@ let package = Package(
             name: "ScoreFeedCLI",
             dependencies: [
                 "ScoreStore", "LocalPostgres", "ScoreDomain", "LiveActivity", "PostgresClient", "Retrosheet",
-                "PushDelivery", "APNs", "APNsSandbox", "ScoreFeedServer",
+                "PushDelivery", "APNs", "APNsSandbox", "ScoreFeedServer", "MLBFeed", "MLBFollow",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -110,6 +123,17 @@ let package = Package(
             name: "ScoreFeedTesting",
             dependencies: ["PostgresClient", "ScoreStore", .product(name: "Logging", package: "swift-log")]
         ),
+        // A local GUMBO-compatible HTTP/1.1 server (SwiftNIO) serving snapshots and patches, with faults.
+        .target(
+            name: "MLBFeedTesting",
+            dependencies: [
+                "MLBFeed", "ScoreDomain",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
 
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "ScoreFeedTesting"]),
         .testTarget(name: "ScoreDomainTests", dependencies: ["ScoreDomain"]),
@@ -119,7 +143,16 @@ let package = Package(
             name: "ScoreStoreTests",
             dependencies: ["ScoreStore", "PostgresClient", "ScoreDomain", "LiveActivity", "ScoreFeedTesting"]
         ),
-        .testTarget(name: "ScoreFeedCLITests", dependencies: ["ScoreFeedTesting", "ChildProcess"]),
+        .testTarget(name: "ScoreFeedCLITests", dependencies: ["ScoreFeedTesting", "ChildProcess", "MLBFeedTesting"]),
+        .testTarget(name: "MLBFeedTests", dependencies: ["MLBFeed", "ScoreDomain", "ScoreFeedTesting"]),
+        .testTarget(
+            name: "MLBFollowTests",
+            dependencies: [
+                "MLBFollow", "MLBFeed", "MLBFeedTesting", "ScoreStore", "ScoreDomain", "PostgresClient",
+                "ScoreFeedTesting", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "APNsTests",
             dependencies: [

@@ -15,7 +15,12 @@ extension FeedParser {
     /// - Returns: one entry per message, each parsed on its own, so every bad one is reported.
     /// - Throws: ``FeedError`` when the body is not JSON, or neither an object nor an array.
     public static func parseBatch(json data: Data) throws(FeedError) -> [BatchEntry] {
-        let value = try JSONValue.parse(data)
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(data)
+        } catch {
+            throw FeedError.invalidJSON(error.description)
+        }
         switch value {
         case .object:
             return [entry(0, nil, value)]
@@ -37,16 +42,5 @@ extension FeedParser {
 
     private static func entry(_ index: Int, _ line: Int?, _ value: JSONValue) -> BatchEntry {
         BatchEntry(index: index, line: line, result: Result { () throws(FeedError) in try parse(jsonValue: value) })
-    }
-}
-
-extension JSONValue {
-    /// Parses JSON text (RFC 8259, nesting limited as for feed messages).
-    /// - Throws: ``FeedError`` with code `invalid-json` and where the text went wrong.
-    public static func parse(_ data: Data) throws(FeedError) -> JSONValue {
-        try data.withUnsafeBytes { raw in
-            FeedParser.parseJSON(
-                UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count))
-        }.get()
     }
 }

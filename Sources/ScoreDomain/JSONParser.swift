@@ -1,9 +1,12 @@
 /// Why a text is not JSON: a message and the 1-based byte column where the problem was found.
-struct JSONSyntaxError: Error, Equatable {
-    var message: String
-    var column: Int
+public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong, e.g. `expected ',' or '}' but found '"'`.
+    public var message: String
+    /// The 1-based byte column (offset in the text) where it was found.
+    public var column: Int
 
-    var description: String { "\(message) at column \(column)" }
+    /// `<message> at column <column>`.
+    public var description: String { "\(message) at column \(column)" }
 }
 
 /// A strict RFC 8259 parser over UTF-8 bytes producing ``JSONValue``.

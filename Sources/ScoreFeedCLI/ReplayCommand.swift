@@ -7,6 +7,7 @@ import ScoreStore
 struct ReplayCommand: AsyncParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case canonical, retrosheet
+        case mlbFeed = "mlb-feed"
     }
 
     static let configuration = CommandConfiguration(
@@ -25,13 +26,19 @@ struct ReplayCommand: AsyncParsableCommand {
             event file spec is reported with file, line and reason: the replay stops there (the games
             before it stay stored), or with --keep-going skips to the next game and exits non-zero at
             the end.
+
+            mlb-feed: saved MLB Stats API live feed documents (GUMBO, .json) or folders of them (in name
+            order), replayed in the given order through the differ of `follow mlb`, starting from what
+            the log already holds for the game (mlb-GAMEPK). Every document is read before anything is
+            stored: a bad one stops the replay with a non-zero exit naming the file and field. Documents
+            older than the newest one applied are ignored.
             """
     )
 
     @Argument(help: "Feed files, or folders of them.")
     var paths: [String]
 
-    @Option(help: "Input format: canonical or retrosheet.")
+    @Option(help: "Input format: canonical, retrosheet or mlb-feed.")
     var format: Format = .canonical
 
     @Option(help: "Write the commands to this file instead of stdout.")
@@ -71,6 +78,8 @@ struct ReplayCommand: AsyncParsableCommand {
             summary = try await replayer.replay(files: files, emit: write)
         case .retrosheet:
             summary = try await replayRetrosheet(replayer, emit: write)
+        case .mlbFeed:
+            summary = try await replayMLB(replayer, emit: write)
         }
         try sink.close()
         let seconds = (ContinuousClock.now - started) / .seconds(1)

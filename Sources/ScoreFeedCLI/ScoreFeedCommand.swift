@@ -14,7 +14,7 @@ public struct ScoreFeedCommand: AsyncParsableCommand {
         subcommands: [
             DatabaseCommand.self, MigrateCommand.self, ReplayCommand.self, GamesCommand.self,
             GameCommand.self, PushesCommand.self, RebuildCommand.self, BenchCommand.self, ActivityCommand.self,
-            DeliverCommand.self, ApnsSandboxCommand.self, ServeCommand.self,
+            DeliverCommand.self, ApnsSandboxCommand.self, ServeCommand.self, FollowCommand.self,
         ]
     )
 

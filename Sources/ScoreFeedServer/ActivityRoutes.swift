@@ -106,7 +106,7 @@ struct ActivityRoutes {
         do {
             value = try JSONValue.parse(body)
         } catch {
-            throw APIError.badRequest("the body is not JSON: \(error.reason)")
+            throw APIError.badRequest("the body is not JSON: \(error)")
         }
         guard case .object(let members) = value else { throw APIError.badRequest("the body must be a JSON object") }
         return Fields(members: members)
