@@ -12,6 +12,16 @@ public func fixture(_ name: String) -> String {
     repositoryRoot.appendingPathComponent("fixtures").appendingPathComponent(name).path
 }
 
+/// The `scorefeed` executable next to the test bundle (scripts/test builds both).
+public func scorefeedExecutable() throws -> URL {
+    let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("scorefeed")
+    guard FileManager.default.isExecutableFile(atPath: url.path) else {
+        throw TestDatabaseError("\(url.path) is missing: build it first (`swift build`; scripts/test does)")
+    }
+    return url
+}
+
 /// A logger that keeps test output to warnings and worse.
 public let quietLogger: Logger = {
     var logger = Logger(label: "test")

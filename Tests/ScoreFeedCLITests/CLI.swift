@@ -6,14 +6,7 @@ import ScoreFeedTesting
 struct CLI {
     /// The `scorefeed` executable next to the test bundle (scripts/test builds both).
     static var executable: URL {
-        get throws {
-            let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-                .appendingPathComponent("scorefeed")
-            guard FileManager.default.isExecutableFile(atPath: url.path) else {
-                throw TestDatabaseError("\(url.path) is missing: build it first (`swift build`; scripts/test does)")
-            }
-            return url
-        }
+        get throws { try scorefeedExecutable() }
     }
 
     var environment: [String: String]

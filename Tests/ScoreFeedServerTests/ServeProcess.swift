@@ -10,18 +10,6 @@ final class ServeProcess: Sendable {
     private let pid = ProcessID()
     private let finished: Task<ChildProcess.Output, any Error>
 
-    /// The `scorefeed` executable next to the test bundle (scripts/test builds both).
-    static var executable: String {
-        get throws {
-            let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-                .appendingPathComponent("scorefeed")
-            guard FileManager.default.isExecutableFile(atPath: url.path) else {
-                throw TestDatabaseError("\(url.path) is missing: build it first (`swift build`; scripts/test does)")
-            }
-            return url.path
-        }
-    }
-
     /// Starts `scorefeed ARGUMENTS --port 0` and waits until it listens: for `serve`, until it writes
     /// its port to `--port-file`; for `apns-sandbox`, until it writes its `env` file in `--dir`.
     init(_ arguments: [String], environment: [String: String]) async throws {
@@ -32,7 +20,7 @@ final class ServeProcess: Sendable {
         var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         env["SCOREFEED_LOG_LEVEL"] = env["SCOREFEED_LOG_LEVEL"] ?? "info"
         let command =
-            [try Self.executable] + arguments + ["--port", "0"]
+            [try scorefeedExecutable().path] + arguments + ["--port", "0"]
             + (sandbox ? ["--dir", folder] : ["--port-file", portFile])
         let pid = self.pid
         finished = Task { try await ChildProcess.run(command, environment: env) { pid.set($0) } }
