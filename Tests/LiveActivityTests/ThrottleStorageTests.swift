@@ -23,25 +23,22 @@ struct ThrottleStorageTests {
         return throttle
     }
 
-    static let cases: [(String, ActivityThrottle)] = [
-        ("fresh", throttle([])),
-        ("frequent, one run sent", throttle(frequent: true, [(1, .runScored(team: .home, runs: 1))])),
-        (
-            "a coalesced update waiting, with runners and an alert",
+    static let cases: KeyValuePairs<String, ActivityThrottle> = [
+        "fresh": throttle([]),
+        "frequent, one run sent": throttle(frequent: true, [(1, .runScored(team: .home, runs: 1))]),
+        "a coalesced update waiting, with runners and an alert":
             throttle([
                 (1, .runScored(team: .home, runs: 1)), (2.5, .basesChanged(Bases(first: true, third: true))),
                 (3, .runScored(team: .away, runs: 2)),
-            ])
-        ),
-        (
-            "the pending update sent by a tick",
-            throttle([(1, .runScored(team: .home, runs: 1)), (2, .outRecorded(outs: 1)), (30, nil)])
-        ),
-        ("ended", throttle([(1, .runScored(team: .home, runs: 1)), (2, .gameEnded(.closed))])),
+            ]),
+        "the pending update sent by a tick":
+            throttle([(1, .runScored(team: .home, runs: 1)), (2, .outRecorded(outs: 1)), (30, nil)]),
+        "ended": throttle([(1, .runScored(team: .home, runs: 1)), (2, .gameEnded(.closed))]),
     ]
 
-    @Test("reads back exactly what it wrote", arguments: cases)
-    func roundTrip(name: String, throttle: ActivityThrottle) throws {
+    @Test("reads back exactly what it wrote", arguments: cases.map(\.key))
+    func roundTrip(name: String) throws {
+        let throttle = try #require(Self.cases.first { $0.key == name }?.value)
         let text = throttle.storageText
         #expect(text.hasPrefix("t1 "))
         #expect(try ActivityThrottle(storageText: text) == throttle)
