@@ -20,6 +20,12 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
         var bases: Bases
         var status: GameStatus
 
+        init(homeScore: Int, awayScore: Int, inningNumber: Int, outs: Int, half: Half, bases: Bases, status: GameStatus)
+        {
+            (self.homeScore, self.awayScore, self.inningNumber, self.outs) = (homeScore, awayScore, inningNumber, outs)
+            (self.half, self.bases, self.status) = (half, bases, status)
+        }
+
         init(_ state: ScoreState) {
             homeScore = state.homeScore
             awayScore = state.awayScore
@@ -55,6 +61,22 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
     public init(registeredAt: Date, frequentUpdates: Bool) {
         self.registeredAt = registeredAt
         self.frequentUpdates = frequentUpdates
+    }
+
+    /// Every stored field (``init(storageText:)`` reads them back).
+    init(
+        registeredAt: Date, frequentUpdates: Bool, lastSentAt: Date?, lastTimestamp: Int?, shown: Content?,
+        latest: ScoreState?, pending: Pending?, highPriority: [Date], ended: Bool
+    ) {
+        self.registeredAt = registeredAt
+        self.frequentUpdates = frequentUpdates
+        self.lastSentAt = lastSentAt
+        self.lastTimestamp = lastTimestamp
+        self.shown = shown
+        self.latest = latest
+        self.pending = pending
+        self.highPriority = highPriority
+        self.ended = ended
     }
 
     /// Takes one accepted change of the game and returns the pushes due by `now`.

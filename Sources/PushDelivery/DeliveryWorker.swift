@@ -48,15 +48,70 @@ public struct DeliveryWorker: Sendable {
 
     /// One round: claim what is due, send it, record the outcomes.
     public func deliverDue() async throws -> DeliveryRound {
+        try await round(claimed: nil, prefetch: false).round
+    }
+
+    /// One round; with `prefetch`, the next round's pushes are claimed while this round's are on the
+    /// wire (the claim skips activities with a push in flight, so per-activity order holds).
+    private func round(claimed: [OutboxPush]?, prefetch: Bool) async throws -> (
+        round: DeliveryRound, next: [OutboxPush]?
+    ) {
         if let throttle {
             _ = try await connection.transaction { try PushScheduler.tick(at: Date(), policy: throttle, in: $0) }
         }
-        let (limit, lease) = (batchSize, self.lease)
         let started = ContinuousClock.now
-        let pushes = try await connection.transaction { try Outbox.claim(limit: limit, lease: lease, in: $0) }
-        let claimed = ContinuousClock.now
+        let pushes: [OutboxPush]
+        if let claimed { pushes = claimed } else { pushes = try await claim() }
+        let claimedAt = ContinuousClock.now
+        guard !pushes.isEmpty else { return (DeliveryRound(), nil) }
+        async let upcoming: [OutboxPush]? = prefetch ? try await claim() : nil
+        let (round, records) = await send(pushes)
+        let sentAt = ContinuousClock.now
+        let next: [OutboxPush]?
+        do {
+            try await connection.transaction { try Outbox.record(records, in: $0) }
+            if let observe {
+                for (_, _, reason, outcome) in records { observe(outcome.label, reason) }
+            }
+            next = try await upcoming
+        } catch {
+            if let next = try? await upcoming { await release(next) }
+            throw error
+        }
+        logger.debug(
+            "delivery round",
+            metadata: [
+                "pushes": "\(pushes.count)", "claim.ms": "\((claimedAt - started) / .milliseconds(1))",
+                "send.ms": "\((sentAt - claimedAt) / .milliseconds(1))",
+                "record.ms": "\((ContinuousClock.now - sentAt) / .milliseconds(1))",
+            ])
+        if let paused = round.paused {
+            logger.critical(
+                "APNs rejected the provider token (\(paused)): check SCOREFEED_APNS_KEY_ID, SCOREFEED_APNS_TEAM_ID and the .p8 key; delivery is paused"
+            )
+        }
+        return (round, next)
+    }
+
+    private func claim() async throws -> [OutboxPush] {
+        let (limit, lease) = (batchSize, self.lease)
+        return try await connection.transaction { try Outbox.claim(limit: limit, lease: lease, in: $0) }
+    }
+
+    /// Gives claimed but unsent pushes back at once instead of when their lease ends.
+    private func release(_ pushes: [OutboxPush]?) async {
+        guard let pushes, !pushes.isEmpty else { return }
+        let ids = pushes.map(\.id)
+        do {
+            try await connection.transaction { try Outbox.release(ids, in: $0) }
+        } catch {
+            logger.warning("could not release claimed pushes; their lease will expire", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Sends the pushes and decides each outcome.
+    private func send(_ pushes: [OutboxPush]) async -> (DeliveryRound, [(OutboxPush, Int?, String?, Outbox.Outcome)]) {
         var round = DeliveryRound(claimed: pushes.count)
-        guard !pushes.isEmpty else { return round }
         // Concurrent across activities, in timestamp order within one: APNs may still reorder, but
         // we never hand it an older update after a newer one (or after the end) ourselves.
         let byActivity = Dictionary(grouping: pushes, by: \.activityId).values.map {
@@ -75,7 +130,6 @@ public struct DeliveryWorker: Sendable {
             for await results in group { all += results }
             return all
         }
-        let sentAt = ContinuousClock.now
         var records: [(OutboxPush, Int?, String?, Outbox.Outcome)] = []
         var generator = SystemRandomNumberGenerator()
         for (push, result) in results {
@@ -118,37 +172,24 @@ public struct DeliveryWorker: Sendable {
             }
             records.append((push, result.status, reason, outcome))
         }
-        let outcomes = records
-        try await connection.transaction { try Outbox.record(outcomes, in: $0) }
-        if let observe {
-            for (_, _, reason, outcome) in records { observe(outcome.label, reason) }
-        }
-        logger.debug(
-            "delivery round",
-            metadata: [
-                "pushes": "\(pushes.count)", "claim.ms": "\((claimed - started) / .milliseconds(1))",
-                "send.ms": "\((sentAt - claimed) / .milliseconds(1))",
-                "record.ms": "\((ContinuousClock.now - sentAt) / .milliseconds(1))",
-            ])
-        if let paused = round.paused {
-            logger.critical(
-                "APNs rejected the provider token (\(paused)): check SCOREFEED_APNS_KEY_ID, SCOREFEED_APNS_TEAM_ID and the .p8 key; delivery is paused"
-            )
-        }
-        return round
+        return (round, records)
     }
 
     /// Delivers until cancelled, until `stop` says so (checked between rounds: the round in flight
-    /// completes), or until nothing is left to deliver when `untilEmpty` is set. When the task is
-    /// cancelled mid-round, the pushes still in flight are released, not counted as attempts.
+    /// completes), or until nothing is left to deliver when `untilEmpty` is set. The next round's
+    /// pushes are claimed while the current round's are on the wire; claimed pushes not sent when it
+    /// stops are released at once. When the task is cancelled mid-round, the pushes still in flight
+    /// are released too, not counted as attempts.
     ///
     /// - Returns: the totals; stops early when delivery is paused (see ``DeliveryRound/paused``).
     public func run(
         untilEmpty: Bool, pollInterval: Double = 0.5, stop: @Sendable () -> Bool = { false }
     ) async throws -> DeliveryRound {
         var total = DeliveryRound()
+        var next: [OutboxPush]?
         while !Task.isCancelled && !stop() {
-            let round = try await deliverDue()
+            let (round, claimed) = try await self.round(claimed: next, prefetch: true)
+            next = claimed?.isEmpty == false ? claimed : nil
             total.claimed += round.claimed
             total.sent += round.sent
             total.retried += round.retried
@@ -157,15 +198,17 @@ public struct DeliveryWorker: Sendable {
             total.released += round.released
             if let paused = round.paused {
                 total.paused = paused
+                await release(next)
                 return total
             }
-            if round.claimed > 0 { continue }
+            if round.claimed > 0 || next != nil { continue }
             let (count, nextIn) = try await connection.withSession { try Outbox.pending(in: $0) }
             if untilEmpty && count == 0 { return total }
             if stop() { break }
             let wait = min(pollInterval, max(0.01, nextIn ?? pollInterval))
             try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
         }
+        await release(next)
         return total
     }
 

@@ -15,23 +15,35 @@ enum Outbox {
             FROM activities a
             WHERE a.id = p.activity_id AND NOT a.active AND p.state = 'pending'
             """)
+        // Not a push whose activity has an earlier one on the wire (another round or worker holds it):
+        // per-activity order.
         let claimed = try tx.query(
             """
             WITH due AS (
-                SELECT id FROM activity_pushes
+                SELECT id FROM activity_pushes d
                 WHERE state = 'pending' AND next_attempt_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
+                  AND NOT EXISTS (
+                      SELECT 1 FROM activity_pushes q
+                      WHERE q.activity_id = d.activity_id AND q.state = 'pending' AND q.claimed_until >= now()
+                        AND q.aps_timestamp < d.aps_timestamp)
                 ORDER BY next_attempt_at, id
                 LIMIT $1
                 FOR UPDATE SKIP LOCKED
             )
             UPDATE activity_pushes p SET claimed_until = now() + make_interval(secs => $2), attempts = p.attempts + 1
-            FROM due WHERE p.id = due.id
-            RETURNING p.id
+            FROM due, activities a WHERE p.id = due.id AND a.id = p.activity_id
+            RETURNING \(ActivityPushes.columns)
             """, [limit, lease])
-        let ids = try claimed.rows.map { try $0.int("id") }
-        guard !ids.isEmpty else { return [] }
-        return try ActivityPushes.decode(
-            tx.query("\(ActivityPushes.select) WHERE p.id = ANY($1::bigint[]) ORDER BY p.id", [ids]))
+        return try ActivityPushes.decode(claimed).sorted { $0.id < $1.id }
+    }
+
+    /// Gives claimed pushes back untouched (the attempt is not counted), for another round now.
+    static func release(_ ids: [Int], in tx: PostgresSession) throws {
+        try tx.query(
+            """
+            UPDATE activity_pushes SET claimed_until = NULL, attempts = greatest(attempts - 1, 0)
+            WHERE id = ANY($1::bigint[]) AND state = 'pending'
+            """, [ids])
     }
 
     /// What became of one attempt, as stored.

@@ -83,8 +83,12 @@ struct PushBench: AsyncParsableCommand {
             }
             return [
                 "activities": Double(count), "delivered": Double(total.sent), "retried": Double(total.retried),
+                // End to end: from the append of the run to the last push accepted.
                 "pushesPerSecond": rounded(Double(total.sent) / seconds, places: 0),
                 "planMs": rounded((planned - began) / .milliseconds(1), places: 1),
+                // The delivery phase alone: from the outbox rows committed to the last push accepted.
+                "deliveryMs": rounded((done - planned) / .milliseconds(1), places: 1),
+                "deliveryPushesPerSecond": rounded(Double(total.sent) / ((done - planned) / .seconds(1)), places: 0),
                 "appendToLastPushMs": rounded(seconds * 1000, places: 1),
                 "p50AppendToPushMs": rounded(percentile(50), places: 1),
                 "p99AppendToPushMs": rounded(percentile(99), places: 1),

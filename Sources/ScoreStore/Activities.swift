@@ -75,13 +75,14 @@ public enum Activities {
         let throttle = ActivityThrottle(registeredAt: registeredAt, frequentUpdates: frequentUpdates)
         let result = try session.query(
             """
-            INSERT INTO activities (game_id, push_token, environment, bundle_id, frequent_updates, registered_at, throttle)
-            VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)
+            INSERT INTO activities (game_id, push_token, environment, bundle_id, frequent_updates, registered_at,
+                                    throttle_state)
+            VALUES ($1, $2, $3, $4, $5, $6, $7)
             ON CONFLICT (push_token) DO UPDATE SET active = true, deactivated_reason = NULL
                 WHERE activities.game_id = EXCLUDED.game_id
             RETURNING \(columns)
             """,
-            [gameId, token, environment.rawValue, bundleId, frequentUpdates, registeredAt, try encode(throttle)])
+            [gameId, token, environment.rawValue, bundleId, frequentUpdates, registeredAt, throttle.storageText])
         guard result.count == 1 else {
             throw ActivityError(field: "pushToken", reason: "this token is already registered for another game")
         }
@@ -96,11 +97,12 @@ public enum Activities {
         at registeredAt: Date, in session: PostgresSession
     ) throws -> Int {
         let normalized = try tokens.map { try validate(gameId: gameId, token: $0, bundleId: bundleId) }
-        let throttle = try encode(ActivityThrottle(registeredAt: registeredAt, frequentUpdates: frequentUpdates))
+        let throttle = ActivityThrottle(registeredAt: registeredAt, frequentUpdates: frequentUpdates).storageText
         let result = try session.query(
             """
-            INSERT INTO activities (game_id, push_token, environment, bundle_id, frequent_updates, registered_at, throttle)
-            SELECT $1, t, $3, $4, $5, $6, $7::jsonb FROM unnest($2::text[]) AS t
+            INSERT INTO activities (game_id, push_token, environment, bundle_id, frequent_updates, registered_at,
+                                    throttle_state)
+            SELECT $1, t, $3, $4, $5, $6, $7 FROM unnest($2::text[]) AS t
             """, [gameId, normalized, environment.rawValue, bundleId, frequentUpdates, registeredAt, throttle])
         return result.affectedRows
     }
@@ -131,13 +133,13 @@ public enum Activities {
     )]] {
         let result = try session.query(
             """
-            SELECT id, game_id, throttle::text AS throttle FROM activities
+            SELECT id, game_id, \(throttleColumns) FROM activities
             WHERE game_id = ANY($1::text[]) AND active ORDER BY id FOR UPDATE
             """, [gameIds])
         var byGame: [String: [(Int, ActivityThrottle)]] = [:]
         for row in result.rows {
             byGame[try row.string("game_id"), default: []].append(
-                (try row.int("id"), try decodeThrottle(try row.string("throttle"))))
+                (try row.int("id"), try decodeThrottle(row)))
         }
         return byGame
     }
@@ -146,11 +148,11 @@ public enum Activities {
     static func due(at now: Date, limit: Int, in session: PostgresSession) throws -> [(Int, String, ActivityThrottle)] {
         let result = try session.query(
             """
-            SELECT id, game_id, throttle::text AS throttle FROM activities
+            SELECT id, game_id, \(throttleColumns) FROM activities
             WHERE active AND next_deadline <= $1 ORDER BY next_deadline LIMIT $2 FOR UPDATE SKIP LOCKED
             """, [now, limit])
         return try result.rows.map {
-            (try $0.int("id"), try $0.string("game_id"), try decodeThrottle(try $0.string("throttle")))
+            (try $0.int("id"), try $0.string("game_id"), try decodeThrottle($0))
         }
     }
 
@@ -167,13 +169,13 @@ public enum Activities {
         guard !throttles.isEmpty else { return }
         try session.query(
             """
-            UPDATE activities a SET throttle = u.t::jsonb, next_deadline = u.d,
+            UPDATE activities a SET throttle_state = u.t, throttle = NULL, next_deadline = u.d,
                 ended_at = CASE WHEN u.e THEN coalesce(a.ended_at, now()) ELSE a.ended_at END
             FROM unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::bool[]) AS u(id, t, d, e)
             WHERE a.id = u.id
             """,
             [
-                throttles.map(\.0), try throttles.map { try encode($0.1) },
+                throttles.map(\.0), throttles.map(\.1.storageText),
                 throttles.map { $0.1.nextDeadline(policy: policy) }, throttles.map(\.1.ended),
             ])
     }
@@ -193,11 +195,11 @@ public enum Activities {
             deactivatedReason: try row.text("deactivated_reason"))
     }
 
-    private static func encode(_ throttle: ActivityThrottle) throws -> String {
-        String(decoding: try JSONEncoder().encode(throttle), as: UTF8.self)
-    }
+    /// The throttle in its compact form, or (rows saved before migration 0008) as JSON.
+    private static let throttleColumns = "throttle_state, throttle::text AS throttle"
 
-    private static func decodeThrottle(_ json: String) throws -> ActivityThrottle {
-        try JSONDecoder().decode(ActivityThrottle.self, from: Data(json.utf8))
+    private static func decodeThrottle(_ row: PostgresRow) throws -> ActivityThrottle {
+        if let text = try row.text("throttle_state") { return try ActivityThrottle(storageText: text) }
+        return try JSONDecoder().decode(ActivityThrottle.self, from: Data(try row.string("throttle").utf8))
     }
 }

@@ -79,12 +79,14 @@ public enum ActivityPushes {
         return counts
     }
 
-    public static let select = """
-        SELECT p.id, p.activity_id, p.game_id, a.push_token, a.environment, a.bundle_id, p.apns_id::text AS apns_id,
-               p.event, p.priority, p.aps_timestamp, p.expiration, p.reason, p.payload, p.state, p.attempts,
-               p.last_status, p.last_reason
-        FROM activity_pushes p JOIN activities a ON a.id = p.activity_id
+    /// The columns ``decode(_:)`` reads, of `activity_pushes p` and `activities a`.
+    public static let columns = """
+        p.id, p.activity_id, p.game_id, a.push_token, a.environment, a.bundle_id, p.apns_id::text AS apns_id,
+        p.event, p.priority, p.aps_timestamp, p.expiration, p.reason, p.payload, p.state, p.attempts,
+        p.last_status, p.last_reason
         """
+
+    public static let select = "SELECT \(columns) FROM activity_pushes p JOIN activities a ON a.id = p.activity_id"
 
     public static func decode(_ result: PostgresResult) throws -> [OutboxPush] {
         try result.rows.map { row in

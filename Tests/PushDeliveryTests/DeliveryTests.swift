@@ -173,6 +173,24 @@ struct DeliveryTests {
         }
     }
 
+    @Test("a push is not claimed while an earlier push of its activity is on the wire; released pushes are")
+    func claimKeepsActivityOrder() async throws {
+        try await Harness.with { h in
+            let outbox = try await h.replay("plain-nine")
+            let first = try await h.connection.transaction { try Outbox.claim(limit: 1, lease: 30, in: $0) }
+            #expect(first.count == 1)
+            let rest = try await h.connection.transaction { try Outbox.claim(limit: 10_000, lease: 30, in: $0) }
+            let sameActivity = outbox.filter { $0.activityId == first[0].activityId }
+            #expect(rest.count == outbox.count - sameActivity.count)
+            #expect(!rest.contains { $0.activityId == first[0].activityId })
+            try await h.connection.transaction { try Outbox.release(first.map(\.id) + rest.map(\.id), in: $0) }
+            let attempts = try await h.connection.query("SELECT max(attempts) AS n FROM activity_pushes")
+            #expect(try attempts[0].int("n") == 0)
+            let again = try await h.connection.transaction { try Outbox.claim(limit: 10_000, lease: 30, in: $0) }
+            #expect(again.count == outbox.count)
+        }
+    }
+
     @Test("an invalid provider token pauses delivery and leaves the pushes pending")
     func invalidProviderToken() async throws {
         try await Harness.with { h in

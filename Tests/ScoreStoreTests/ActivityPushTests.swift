@@ -65,6 +65,30 @@ struct ActivityPushTests {
         #expect(!first.isEmpty)
     }
 
+    @Test("throttles stored as JSON before migration 0008 are read, give the same pushes and are stored compactly")
+    func legacyJSONThrottles() async throws {
+        try await withStore { connection in
+            let file = fixture("plain-nine.jsonl")
+            try await registerActivities(for: file, connection)
+            let activities = try await connection.withSession { try Activities.list(in: $0) }
+            for activity in activities {
+                let throttle = ActivityThrottle(
+                    registeredAt: activity.registeredAt, frequentUpdates: activity.frequentUpdates)
+                let json = String(decoding: try JSONEncoder().encode(throttle), as: UTF8.self)
+                try await connection.query(
+                    "UPDATE activities SET throttle = $2::jsonb, throttle_state = NULL WHERE id = $1",
+                    [activity.id, json])
+            }
+            _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _ in }
+            let produced = try await pushLines(try FeedFile.read(file)[0].message.gameId, connection)
+            let golden = try String(contentsOfFile: fixture("plain-nine.pushes.jsonl"), encoding: .utf8)
+            #expect(produced == golden)
+            let forms = try await connection.query(
+                "SELECT count(*) FILTER (WHERE throttle_state LIKE 't1 %' AND throttle IS NULL) AS n FROM activities")
+            #expect(try forms[0].int("n") == activities.count)
+        }
+    }
+
     @Test("registration validates the token, the bundle id and the game; re-adding is idempotent")
     func registration() async throws {
         try await withStore { connection in
