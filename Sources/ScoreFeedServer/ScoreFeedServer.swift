@@ -38,31 +38,39 @@ public struct ScoreFeedServer: Sendable {
         self.metrics = metrics
     }
 
-    /// Every route, as `(method, path)` with `{name}` for a path parameter, in registration order.
-    public static let routes: [(method: String, path: String)] = [
-        ("GET", "/"), ("GET", "/healthz"), ("GET", "/readyz"), ("GET", "/metrics"),
-        ("POST", "/v1/feed"), ("POST", "/v1/games/{id}/activities"), ("DELETE", "/v1/activities/{token}"),
-        ("GET", "/v1/games"), ("GET", "/v1/games/{id}"), ("GET", "/v1/games/{id}/events"),
-        ("GET", "/v1/games/{id}/pushes"), ("GET", "/v1/stream"), ("GET", "/v1/games/{id}/stream"),
-    ]
+    /// One route: method, path (`{name}` for a path parameter, as in `docs/openapi.yaml`), handler.
+    typealias Route = (
+        method: String, path: String, handler: @Sendable (Request, BasicRequestContext) async throws -> Response
+    )
 
-    func router() -> Router<BasicRequestContext> {
-        let router = Router()
-        router.middlewares.add(JSONErrorMiddleware())
+    /// Every route of the server, in one table.
+    func table() -> [Route] {
         let operations = OperationRoutes(database: database, hub: hub, metrics: metrics)
         let ingest = IngestRoute(configuration: configuration, database: database, metrics: metrics)
         let activities = ActivityRoutes(configuration: configuration, database: database)
         let reads = ReadRoutes(database: database)
         let streams = StreamRoute(database: database, hub: hub)
-        let handlers: [@Sendable (Request, BasicRequestContext) async throws -> Response] = [
-            Scoreboard.page, operations.health, operations.ready, operations.metrics,
-            ingest.handle, activities.register, activities.remove,
-            reads.games, reads.game, reads.events,
-            reads.pushes, streams.all, streams.game,
+        return [
+            ("GET", "/", Scoreboard.page), ("GET", "/healthz", operations.health), ("GET", "/readyz", operations.ready),
+            ("GET", "/metrics", operations.metrics),
+            ("POST", "/v1/feed", ingest.handle),
+            ("POST", "/v1/games/{id}/activities", activities.register),
+            ("DELETE", "/v1/activities/{token}", activities.remove),
+            ("GET", "/v1/games", reads.games), ("GET", "/v1/games/{id}", reads.game),
+            ("GET", "/v1/games/{id}/events", reads.events), ("GET", "/v1/games/{id}/pushes", reads.pushes),
+            ("GET", "/v1/stream", streams.all), ("GET", "/v1/games/{id}/stream", streams.game),
         ]
-        for (route, handler) in zip(Self.routes, handlers) {
+    }
+
+    /// Every route, as `(method, path)` with `{name}` for a path parameter.
+    public var routes: [(method: String, path: String)] { table().map { ($0.method, $0.path) } }
+
+    func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.middlewares.add(JSONErrorMiddleware())
+        for route in table() {
             let path = route.path.replacingOccurrences(of: "{", with: ":").replacingOccurrences(of: "}", with: "")
-            router.on(RouterPath(path), method: HTTPRequest.Method(route.method)!, use: handler)
+            router.on(RouterPath(path), method: HTTPRequest.Method(route.method)!, use: route.handler)
         }
         return router
     }
