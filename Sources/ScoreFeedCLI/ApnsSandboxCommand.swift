@@ -9,11 +9,11 @@ struct ApnsSandboxCommand: AsyncParsableCommand {
         commandName: "apns-sandbox",
         abstract: "Run a local APNs-compatible HTTP/2 + TLS server that checks and records pushes.",
         discussion: """
-            It generates a self-signed certificate (CA in DIR/ca.pem) and, unless given a public key, a
-            P-256 signing key (DIR/key.p8) whose JWTs it accepts. It checks method, path, headers, the
-            JWT signature, the token format and the payload size as APNs does, records every request
-            in DIR/deliveries.jsonl, and answers with the scripted faults given by --fault:
-            STATUS:REASON[:TIMESTAMP][*COUNT][@TOKEN] (e.g. 429:TooManyRequests*3), delay:250ms, drop.
+            It generates a self-signed certificate (CA in DIR/ca.pem) and, unless given a public key, a \
+            P-256 signing key (DIR/key.p8) whose JWTs it accepts. It checks method, path, headers, the \
+            JWT signature, the token format and the payload size as APNs does, records every request \
+            in DIR/deliveries.jsonl, and answers with the scripted faults given by --fault: \
+            STATUS:REASON[:TIMESTAMP][*COUNT][@TOKEN] (e.g. 429:TooManyRequests*3), delay:250ms, drop. \
             DIR/env holds the SCOREFEED_APNS_* settings a client needs. Stops on SIGINT or SIGTERM.
             """
     )

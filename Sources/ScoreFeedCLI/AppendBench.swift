@@ -10,8 +10,8 @@ struct AppendBench: AsyncParsableCommand {
         commandName: "append",
         abstract: "Append synthetic events at batch sizes 1, 100, 1000; compare with a raw COPY of as many rows.",
         discussion: """
-            Runs in a throw-away schema of the configured database (dropped afterwards). Per batch size
-            it reports events/s, p50/p99 of one append call (one transaction), the rate of a raw COPY of
+            Runs in a throw-away schema of the configured database (dropped afterwards). Per batch size \
+            it reports events/s, p50/p99 of one append call (one transaction), the rate of a raw COPY of \
             the same number of rows into a plain table on the same server, and their ratio.
             """
     )

@@ -10,9 +10,9 @@ struct DeliverCommand: AsyncParsableCommand {
         commandName: "deliver",
         abstract: "Deliver the Live Activity push outbox to APNs (HTTP/2), retrying as APNs asks.",
         discussion: """
-            Claims due pushes with FOR UPDATE SKIP LOCKED (several workers may run), sends them, and
-            records every attempt. 410 and bad-token answers deactivate the activity; 429 and 5xx retry
-            with exponential backoff and jitter; 413 is never retried (a bug, logged); an invalid
+            Claims due pushes with FOR UPDATE SKIP LOCKED (several workers may run), sends them, and \
+            records every attempt. 410 and bad-token answers deactivate the activity; 429 and 5xx retry \
+            with exponential backoff and jitter; 413 is never retried (a bug, logged); an invalid \
             provider token pauses delivery and exits with an error.
             """
     )

@@ -22,13 +22,13 @@ struct FollowMLBCommand: AsyncParsableCommand {
         commandName: "mlb",
         abstract: "Follow one game of the MLB Stats API live feed until it ends.",
         discussion: """
-            Polls GET /api/v1.1/game/GAMEPK/feed/live once, then .../feed/live/diffPatch?startTimecode=T for
-            JSON Patches (refetching the whole document when one does not apply), and turns every newer
-            document into canonical messages (game id mlb-GAMEPK) for the event log; the Live Activity
-            commands they plan are printed as JSON lines, as replay does. Waits metaData.wait seconds
-            between polls unless --interval is given. Failed requests are retried with exponential backoff;
-            documents that cannot be read are logged and skipped. Stops when the game is final, postponed
-            or cancelled, or on SIGINT/SIGTERM. Restarting continues from the log: nothing is sent twice.
+            Polls GET /api/v1.1/game/GAMEPK/feed/live once, then .../feed/live/diffPatch?startTimecode=T for \
+            JSON Patches (refetching the whole document when one does not apply), and turns every newer \
+            document into canonical messages (game id mlb-GAMEPK) for the event log; the Live Activity \
+            commands they plan are printed as JSON lines, as replay does. Waits metaData.wait seconds \
+            between polls unless --interval is given. Failed requests are retried with exponential backoff; \
+            documents that cannot be read are logged and skipped. Stops when the game is final, postponed \
+            or cancelled, or on SIGINT/SIGTERM. Restarting continues from the log: nothing is sent twice. \
             See docs/mlb-feed.md.
             """
     )

@@ -13,7 +13,7 @@ struct PushBench: AsyncParsableCommand {
         commandName: "push",
         abstract: "Register N activities on one game, score one run, and deliver the N pushes to a local APNs server.",
         discussion: """
-            Runs in a throw-away schema of the configured database with an in-process APNs-compatible
+            Runs in a throw-away schema of the configured database with an in-process APNs-compatible \
             server over HTTP/2 + TLS. Measures from the append of the run to each push's acceptance.
             """
     )

@@ -8,7 +8,7 @@ struct RebuildCommand: AsyncParsableCommand {
         commandName: "rebuild",
         abstract: "Rebuild every projection (score_states) from the event log, in one transaction.",
         discussion: """
-            Readers see the old rows until the new ones commit. Live Activity commands already planned
+            Readers see the old rows until the new ones commit. Live Activity commands already planned \
             are kept as they are: a rebuild never plans or sends a push again.
             """
     )

@@ -14,23 +14,23 @@ struct ReplayCommand: AsyncParsableCommand {
         commandName: "replay",
         abstract: "Replay feed files and print the Live Activity commands they produce.",
         discussion: """
-            Commands are printed as JSON lines on stdout (or --out FILE); a summary goes to stderr, with
-            a progress bar when stderr is a terminal. Replaying the same input again appends nothing and
+            Commands are printed as JSON lines on stdout (or --out FILE); a summary goes to stderr, with \
+            a progress bar when stderr is a terminal. Replaying the same input again appends nothing and \
             prints no command.
 
-            canonical: JSON Lines files (docs/feed-format.md). Every line is checked before anything is
+            canonical: JSON Lines files (docs/feed-format.md). Every line is checked before anything is \
             stored: a bad line stops the replay with a non-zero exit naming the file and line.
 
-            retrosheet: Retrosheet event files (.EVA/.EVN) or folders of them; team names come from a
-            TEAMyyyy file beside them. Each game is stored whole or not at all. A game that breaks the
-            event file spec is reported with file, line and reason: the replay stops there (the games
-            before it stay stored), or with --keep-going skips to the next game and exits non-zero at
+            retrosheet: Retrosheet event files (.EVA/.EVN) or folders of them; team names come from a \
+            TEAMyyyy file beside them. Each game is stored whole or not at all. A game that breaks the \
+            event file spec is reported with file, line and reason: the replay stops there (the games \
+            before it stay stored), or with --keep-going skips to the next game and exits non-zero at \
             the end.
 
-            mlb-feed: saved MLB Stats API live feed documents (GUMBO, .json) or folders of them (in name
-            order), replayed in the given order through the differ of `follow mlb`, starting from what
-            the log already holds for the game (mlb-GAMEPK). Every document is read before anything is
-            stored: a bad one stops the replay with a non-zero exit naming the file and field. Documents
+            mlb-feed: saved MLB Stats API live feed documents (GUMBO, .json) or folders of them (in name \
+            order), replayed in the given order through the differ of `follow mlb`, starting from what \
+            the log already holds for the game (mlb-GAMEPK). Every document is read before anything is \
+            stored: a bad one stops the replay with a non-zero exit naming the file and field. Documents \
             older than the newest one applied are ignored.
             """
     )

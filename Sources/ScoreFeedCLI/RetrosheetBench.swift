@@ -11,8 +11,8 @@ struct RetrosheetBench: AsyncParsableCommand {
         commandName: "retrosheet",
         abstract: "Parse and fold a season of Retrosheet games in memory, then replay them end to end.",
         discussion: """
-            In memory: read the event files, parse, convert to canonical messages and fold them all.
-            End to end: the same games through ingest, event log, projection and commands into a
+            In memory: read the event files, parse, convert to canonical messages and fold them all. \
+            End to end: the same games through ingest, event log, projection and commands into a \
             throw-away schema of the configured database (dropped afterwards).
             """
     )

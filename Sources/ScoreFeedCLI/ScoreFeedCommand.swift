@@ -7,8 +7,8 @@ public struct ScoreFeedCommand: AsyncParsableCommand {
         commandName: "scorefeed",
         abstract: "Live sports scores to iPhone Live Activities, event-sourced on PostgreSQL.",
         discussion: """
-            Every command that needs the database uses SCOREFEED_DATABASE_URL when it is set, and
-            otherwise starts the embedded cluster in .scorefeed/ (or SCOREFEED_HOME) on demand.
+            Every command that needs the database uses SCOREFEED_DATABASE_URL when it is set, and \
+            otherwise starts the embedded cluster in .scorefeed/ (or SCOREFEED_HOME) on demand. \
             Every such command applies the schema migrations first.
             """,
         subcommands: [

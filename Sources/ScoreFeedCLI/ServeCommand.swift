@@ -10,9 +10,9 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the server: ingest webhook, activity registration, read API, live stream, scoreboard, metrics.",
         discussion: """
-            One service group runs the database (migrated on start), the projector, the push delivery
-            worker (when APNs is configured), the HTTP server and the live stream. SIGTERM or SIGINT
-            stops it gracefully: streams end, requests in flight finish, claimed pushes finish or are
+            One service group runs the database (migrated on start), the projector, the push delivery \
+            worker (when APNs is configured), the HTTP server and the live stream. SIGTERM or SIGINT \
+            stops it gracefully: streams end, requests in flight finish, claimed pushes finish or are \
             released, and the process exits 0.
 
             Credentials (comma-separated keys of at least 16 characters):
