@@ -75,6 +75,10 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             var api = APIError(error.status, code, message)
             api.headers = error.headers
             return try api.response(from: request, context: context)
+        } catch let error as any HTTPResponseError {
+            // Hummingbird's own answers (a malformed request, say), as JSON.
+            return try APIError(error.status, "http-\(error.status.code)", error.status.reasonPhrase).response(
+                from: request, context: context)
         } catch let error as PostgresError where error.kind == .connection {
             context.logger.warning("the database connection was lost", metadata: ["error": "\(error)"])
             var api = APIError(.serviceUnavailable, "database-unavailable", "the database is not reachable; retry")

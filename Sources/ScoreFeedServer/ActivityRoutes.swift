@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import ScoreDomain
 import ScoreStore
 
@@ -16,7 +17,12 @@ struct ActivityRoutes {
             throw APIError(.unsupportedMediaType, "unsupported-media-type", "send the registration as application/json")
         }
         let limit = 16 * 1024
-        guard let buffer = try? await request.body.collect(upTo: limit) else {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw APIError(.contentTooLarge, "body-too-large", "a registration is at most \(limit) bytes")
+        } catch let error as HTTPError where error.status == .contentTooLarge {
             throw APIError(.contentTooLarge, "body-too-large", "a registration is at most \(limit) bytes")
         }
         let fields = try Self.fields(Data(buffer.readableBytesView))
@@ -49,6 +55,11 @@ struct ActivityRoutes {
     func remove(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         try authorize(request)
         let token = try context.parameters.require("token")
+        guard (16...512).contains(token.count), token.count % 2 == 0,
+            token.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit })
+        else {
+            throw Self.invalid("pushToken", "must be an even number (16 to 512) of hexadecimal digits")
+        }
         let pool = try await database.ready().pool
         let removed = try await pool.transaction { tx in
             try Activities.deactivate(token: token, reason: "removed by the app", in: tx)

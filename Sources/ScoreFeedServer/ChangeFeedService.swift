@@ -34,7 +34,7 @@ struct ChangeFeedService: Service {
                     group.addTask {
                         while !Task.isCancelled {
                             try? await Task.sleep(for: .seconds(interval))
-                            await hub.wakeAll()
+                            await hub.wake(.idle)
                         }
                     }
                     try await group.next()
@@ -43,6 +43,9 @@ struct ChangeFeedService: Service {
             }
         } catch is CancellationError {
             // graceful shutdown
+        } catch {
+            await hub.close()
+            throw error
         }
         await hub.close()
     }

@@ -7,19 +7,27 @@ import ScoreStore
 /// subscriber is only woken (an `AsyncStream<Void>` holding at most one wake-up), it then reads
 /// what follows its own position: a slow client never makes the hub buffer for it.
 public actor ChangeHub {
+    /// Why a subscriber is woken.
+    enum Wakeup: Sendable {
+        /// New changes were published.
+        case changes
+        /// Nothing new for a while: time for a keep-alive.
+        case idle
+    }
+
     /// The newest changes, oldest first.
     private var recent: [StateChange] = []
     private let capacity: Int
-    /// Every change after this position and up to ``head`` is in `recent`.
-    private var coveredFrom = 0
+    /// Every change after this position and up to ``head`` is in `recent` (nothing before ``start(head:)``).
+    private var coveredFrom = Int.max
     /// The newest position the hub knows of.
     public private(set) var head = 0
-    private var subscribers: [Int: AsyncStream<Void>.Continuation] = [:]
+    private var subscribers: [Int: AsyncStream<Wakeup>.Continuation] = [:]
     private var nextSubscriber = 0
     private var closed = false
 
     public init(capacity: Int = 4096) {
-        self.capacity = capacity
+        self.capacity = max(1, capacity)
     }
 
     /// Starts from the database's newest position: changes before it are read from the database.
@@ -39,24 +47,28 @@ public actor ChangeHub {
             coveredFrom = recent[dropped - 1].position
             recent.removeFirst(dropped)
         }
-        wakeAll()
+        wake(.changes)
     }
 
-    /// Wakes every subscriber (the stream writes a keep-alive when nothing is new).
-    func wakeAll() {
-        for continuation in subscribers.values { continuation.yield() }
+    /// Wakes every subscriber.
+    func wake(_ reason: Wakeup) {
+        for continuation in subscribers.values { continuation.yield(reason) }
     }
 
-    /// The changes after `position` (of one game, or all), when memory reaches back that far.
-    func changes(after position: Int, gameId: String?) -> [StateChange]? {
+    /// The changes after `position` (of one game, or all) and the newest position they account
+    /// for, when memory reaches back that far.
+    func changes(after position: Int, gameId: String?) -> (changes: [StateChange], head: Int)? {
         guard position >= coveredFrom else { return nil }
-        return recent.filter { $0.position > position && (gameId == nil || $0.gameId == gameId) }
+        return (recent.filter { $0.position > position && (gameId == nil || $0.gameId == gameId) }, head)
     }
+
+    /// Whether the hub refuses new subscriptions (the server is shutting down).
+    var isClosed: Bool { closed }
 
     /// A new subscription, or `nil` once the hub is closed (the server is shutting down).
-    func subscribe() -> (id: Int, wakeups: AsyncStream<Void>)? {
+    func subscribe() -> (id: Int, wakeups: AsyncStream<Wakeup>)? {
         guard !closed else { return nil }
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncStream.makeStream(of: Wakeup.self, bufferingPolicy: .bufferingNewest(1))
         nextSubscriber += 1
         subscribers[nextSubscriber] = continuation
         return (nextSubscriber, stream)

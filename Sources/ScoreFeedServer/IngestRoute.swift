@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import PostgresClient
 import ScoreDomain
 import ScoreStore
@@ -71,7 +72,15 @@ struct IngestRoute {
                     "code": .string(rejection.code), "reason": .string("\(rejection.error)"),
                 ]))
         } catch let error as StoreError {
-            throw APIError(.conflict, error.code, "\(error); nothing was stored, retry the request")
+            switch error {
+            case .versionConflict, .concurrentDuplicate:
+                // Other writers got in between, twice: nothing stored; the same request can simply be sent again.
+                var busy = APIError(.serviceUnavailable, error.code, "\(error); nothing was stored, retry the request")
+                busy.headers[.retryAfter] = "1"
+                throw busy
+            case .migrations, .corruptEvent:
+                throw error  // the server's fault: 500, logged
+            }
         }
         let duplicates = outcomes.filter { if case .duplicate = $0 { true } else { false } }.count
         metrics.ingested(appended: outcomes.count - duplicates, duplicates: duplicates)
@@ -91,6 +100,8 @@ struct IngestRoute {
         do {
             let buffer = try await request.body.collect(upTo: limit)
             return Data(buffer.readableBytesView)
+        } catch is NIOTooManyBytesError {
+            throw tooLarge  // a body without Content-Length that goes over the limit
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw tooLarge
         }

@@ -19,7 +19,8 @@ public struct ScoreFeedServer: Sendable {
     public let configuration: ServerConfiguration
     public let database: Database
     public let metrics: ServerMetrics
-    public let hub = ChangeHub()
+    /// The live streams' hub, holding the newest `streamMemory` changes in memory.
+    public let hub: ChangeHub
     /// The APNs client for an environment; `nil` runs without delivery (the outbox keeps the pushes).
     public let apns: (@Sendable (PushEnvironment) -> APNsClient)?
     /// How long delivery may take to finish its round on shutdown.
@@ -29,8 +30,10 @@ public struct ScoreFeedServer: Sendable {
 
     public init(
         configuration: ServerConfiguration, databaseURL: String,
-        apns: (@Sendable (PushEnvironment) -> APNsClient)?, logger: Logger, metrics: ServerMetrics = ServerMetrics()
+        apns: (@Sendable (PushEnvironment) -> APNsClient)?, logger: Logger, metrics: ServerMetrics = ServerMetrics(),
+        streamMemory: Int = 4096
     ) {
+        self.hub = ChangeHub(capacity: streamMemory)
         self.configuration = configuration
         self.database = Database(url: databaseURL, connections: configuration.databaseConnections)
         self.apns = apns
@@ -95,9 +98,14 @@ public struct ScoreFeedServer: Sendable {
                 address: .hostname(configuration.host, port: configuration.port), serverName: "ScoreFeed"),
             onServerRunning: { channel in await listening(channel.localAddress?.port ?? 0) },
             logger: logger)
+        // Stopped in reverse order: delivery first (it needs only the database: its round in flight
+        // finishes or is released while the rest still runs), then the live streams (so the HTTP
+        // server can drain), the HTTP server, the projector, and the database last.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: DatabaseService(database: database, logger: logger)),
             .init(service: ProjectorService(projector: observedProjector(), database: database, logger: logger)),
+            .init(service: application),
+            .init(service: ChangeFeedService(hub: hub, database: database, logger: logger)),
         ]
         if let apns {
             services.append(
@@ -105,10 +113,12 @@ public struct ScoreFeedServer: Sendable {
         } else {
             logger.warning("push delivery is off (no APNs settings): pushes wait in the outbox")
         }
-        services.append(.init(service: application))
-        services.append(.init(service: ChangeFeedService(hub: hub, database: database, logger: logger)))
         var group = ServiceGroupConfiguration(services: services, logger: logger)
         group.gracefulShutdownSignals = signals
+        // A client that never finishes its request (or stops reading a stream) cannot hold the
+        // shutdown up for ever: after this the remaining services are cancelled.
+        group.maximumGracefulShutdownDuration = drain + .seconds(30)
+        group.maximumCancellationDuration = .seconds(10)
         try await ServiceGroup(configuration: group).run()
         logger.info("stopped")
     }

@@ -46,6 +46,7 @@ enum Scoreboard {
         const games = document.getElementById("games");
         const connection = document.getElementById("connection");
         const pushTimers = new Map();
+        const versions = new Map();
 
         function text(element, selector, value) { element.querySelector(selector).textContent = value; }
 
@@ -65,6 +66,9 @@ enum Scoreboard {
         }
 
         function show(state) {
+          // A state may arrive twice, or an older one after a newer (a reconnect): the newest wins.
+          if ((versions.get(state.gameId) ?? -1) > state.version) return;
+          versions.set(state.gameId, state.version);
           const element = card(state.gameId);
           element.classList.toggle("live", state.status === "inprogress");
           text(element, ".away", `${state.away.name} (${state.away.code})`);
@@ -99,10 +103,19 @@ enum Scoreboard {
             const response = await fetch("/v1/games");
             if (response.ok) (await response.json()).forEach(show);
           } catch (error) { /* the stream below sends the current states too */ }
+          listen();
+        }
+
+        // The browser reconnects by itself (sending Last-Event-ID) after a dropped connection, but gives
+        // up on an error answer (the server restarting): then start a new stream after a pause.
+        function listen() {
           const stream = new EventSource("/v1/stream");
           stream.addEventListener("state", (event) => show(JSON.parse(event.data)));
           stream.onopen = () => { connection.textContent = "live"; };
-          stream.onerror = () => { connection.textContent = "reconnecting…"; };
+          stream.onerror = () => {
+            connection.textContent = "reconnecting…";
+            if (stream.readyState === EventSource.CLOSED) setTimeout(listen, 3000);
+          };
         }
         start();
         </script>

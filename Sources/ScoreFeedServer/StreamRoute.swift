@@ -36,11 +36,12 @@ struct StreamRoute {
         if let gameId {
             try await pool.withSession { try ReadRoutes.requireGame(gameId, in: $0) }
         }
-        guard let subscription = await hub.subscribe() else {
-            throw APIError(.serviceUnavailable, "shutting-down", "the server is shutting down; reconnect elsewhere")
-        }
+        guard await !hub.isClosed else { throw Self.shuttingDown }
         let (hub, logger) = (self.hub, context.logger)
         let body = ResponseBody { writer in
+            // Subscribed before anything is read, so no change slips between the reads and the waits;
+            // unsubscribed whatever happens, however the response ends.
+            guard let subscription = await hub.subscribe() else { return try await writer.finish(nil) }
             do {
                 try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
                 var cursor: Int
@@ -60,9 +61,10 @@ struct StreamRoute {
                     try await writer.write(
                         snapshot.map { Self.event(position: $0.position, data: $0.state.canonicalJSON()) })
                 }
-                try await Self.send(after: &cursor, gameId: gameId, hub: hub, pool: pool, to: &writer)
-                for await _ in subscription.wakeups {
-                    if try await !Self.send(after: &cursor, gameId: gameId, hub: hub, pool: pool, to: &writer) {
+                _ = try await Self.send(after: &cursor, gameId: gameId, hub: hub, pool: pool, to: &writer)
+                for await reason in subscription.wakeups {
+                    let wrote = try await Self.send(after: &cursor, gameId: gameId, hub: hub, pool: pool, to: &writer)
+                    if !wrote && reason == .idle {
                         try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                     }
                 }
@@ -83,8 +85,11 @@ struct StreamRoute {
             body: body)
     }
 
-    /// Writes every change after `cursor` (from memory when the hub still has it) and moves the
-    /// cursor on. Returns whether it wrote anything.
+    private static let shuttingDown = APIError(
+        .serviceUnavailable, "shutting-down", "the server is shutting down; reconnect in a moment")
+
+    /// Writes every change after `cursor` (from memory when the hub still has it, else from the
+    /// table) and moves the cursor on, past other games' changes too. Returns whether it wrote.
     private static func send(
         after cursor: inout Int, gameId: String?, hub: ChangeHub, pool: ConnectionPool,
         to writer: inout any ResponseBodyWriter
@@ -93,17 +98,22 @@ struct StreamRoute {
         while true {
             let after = cursor
             let changes: [StateChange]
+            let reached: Int
             var complete = true
             if let recent = await hub.changes(after: after, gameId: gameId) {
-                changes = recent
+                (changes, reached) = (recent.changes, recent.head)
             } else {
+                let head = await hub.head
                 changes = try await pool.withSession { try StateChanges.after(after, gameId: gameId, in: $0) }
                 complete = changes.count < 1000
+                // A short page holds everything up to the hub's head as read before it.
+                reached = complete ? head : changes.last?.position ?? after
             }
-            guard let last = changes.last else { return wrote }
-            try await writer.write(changes.map { event(position: $0.position, data: $0.state) })
-            cursor = last.position
-            wrote = true
+            if !changes.isEmpty {
+                try await writer.write(changes.map { event(position: $0.position, data: $0.state) })
+                wrote = true
+            }
+            cursor = max(cursor, changes.last?.position ?? cursor, reached)
             if complete { return wrote }
         }
     }

@@ -48,6 +48,8 @@ struct ActivityRouteTests {
             #expect(removed.status == 204)
             let again = try await server.request(.DELETE, "/v1/activities/\(token)", headers: [auth])
             #expect(again.status == 404)
+            let malformed = try await server.request(.DELETE, "/v1/activities/not-a-token", headers: [auth])
+            #expect(malformed.status == 400)
             #expect(again.errorCode == "not-found")
         }
     }

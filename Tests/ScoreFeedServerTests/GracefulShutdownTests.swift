@@ -50,7 +50,11 @@ struct GracefulShutdownTests {
             }
             #expect(claimed == 1, "the push never went out")
             // A live stream is open too: it must end, not hold the shutdown up.
-            let stream = Task { try await readEvents(server, "/v1/stream", count: 100, timeout: .seconds(60)) }
+            let (connected, streaming) = AsyncStream.makeStream(of: Void.self)
+            let stream = Task {
+                try await readEvents(server, "/v1/stream", count: 100, timeout: .seconds(60)) { _ in streaming.yield() }
+            }
+            for await _ in connected { break }  // the stream is open: it has sent the current state
             // And a request is in flight: its body is only half sent when the signal comes.
             let (body, writer) = AsyncStream.makeStream(of: ByteBuffer.self)
             var upload = HTTPClientRequest(url: server.base + "/v1/feed")

@@ -1,5 +1,7 @@
+import AsyncHTTPClient
 import Crypto
 import Foundation
+import NIOCore
 import ScoreFeedTesting
 import Testing
 
@@ -111,6 +113,20 @@ struct IngestTests {
                 #expect(reply.status == 415, "\(type)")
                 #expect(reply.errorCode == "unsupported-media-type")
             }
+            // Without Content-Length (chunked): refused once the limit is crossed.
+            var chunked = HTTPClientRequest(url: server.base + "/v1/feed")
+            chunked.method = .POST
+            chunked.headers.add(name: "Authorization", value: "Bearer \(ingestKey)")
+            chunked.headers.add(name: "Content-Type", value: "application/json")
+            chunked.body = .stream(
+                AsyncStream {
+                    $0.yield(ByteBuffer(string: big))
+                    $0.finish()
+                }, length: .unknown)
+            let response = try await HTTPClient.shared.execute(chunked, timeout: .seconds(30))
+            #expect(response.status.code == 413)
+            let answer = String(buffer: try await response.body.collect(upTo: 1 << 16))
+            #expect(answer.contains("body-too-large"))
             let missing = try await server.request(
                 .POST, "/v1/feed", body: scheduled("g1"), headers: [("Authorization", "Bearer \(ingestKey)")])
             #expect(missing.status == 415)

@@ -12,10 +12,11 @@ struct SSEvent: Sendable {
     var state: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:] }
 }
 
-/// Reads a live stream until `count` events arrived (or the timeout passes), then disconnects.
+/// Reads a live stream until `count` events arrived (or the timeout passes), then disconnects;
+/// `onEvent` is told the number of events read so far after each one.
 func readEvents(
     _ server: RunningServer, _ path: String, lastEventID: Int? = nil, count: Int,
-    timeout: Duration = .seconds(20), whileReading: @escaping @Sendable () async throws -> Void = {}
+    timeout: Duration = .seconds(20), onEvent: @escaping @Sendable (Int) async throws -> Void = { _ in }
 ) async throws -> (status: Int, contentType: String?, events: [SSEvent]) {
     var request = HTTPClientRequest(url: server.base + path)
     if let lastEventID { request.headers.add(name: "Last-Event-ID", value: String(lastEventID)) }
@@ -41,14 +42,16 @@ func readEvents(
                             isEvent = true
                         }
                     }
-                    if isEvent { events.append(event) }
+                    if isEvent {
+                        events.append(event)
+                        try await onEvent(events.count)
+                    }
                     if events.count >= count { return events }
                 }
             }
             return events
         }
         group.addTask {
-            try await whileReading()
             try await Task.sleep(for: timeout)
             return nil
         }
@@ -72,9 +75,12 @@ struct StreamTests {
         try await withServer { server in
             #expect(try await server.ingest("[\(scheduled("g1")),\(started("g1")),\(scheduled("g2"))]").status == 202)
             _ = try await server.waitForGame("g2", version: 1)
-            let reply = try await readEvents(server, "/v1/stream", count: 4) {
-                try await Task.sleep(for: .milliseconds(300))
-                #expect(try await server.ingest("[\(run("g1", 1)),\(run("g1", 2, team: "away"))]").status == 202)
+            // Once the two current states are in, the server gets two runs.
+            let reply = try await readEvents(server, "/v1/stream", count: 4) { seen in
+                if seen == 2 {
+                    let posted = try await server.ingest("[\(run("g1", 1)),\(run("g1", 2, team: "away"))]")
+                    #expect(posted.status == 202)
+                }
             }
             #expect(reply.contentType?.hasPrefix("text/event-stream") == true)
             let events = reply.events
@@ -111,6 +117,23 @@ struct StreamTests {
             #expect(all.events.count == 7)
             let ids = all.events.compactMap(\.id)
             #expect(ids == ids.sorted())
+        }
+    }
+
+    @Test("a client further behind than the server's memory is served from the table, in order")
+    func fromTheTable() async throws {
+        try await withServer(streamMemory: 2) { server in
+            let messages = [scheduled("g1"), started("g1"), scheduled("g2")] + (1...6).map { run("g1", $0) }
+            #expect(try await server.ingest("[" + messages.joined(separator: ",") + "]").status == 202)
+            _ = try await server.waitForGame("g1", version: 8)
+            let game = try await readEvents(server, "/v1/games/g1/stream", lastEventID: 0, count: 8)
+            #expect(game.events.map { $0.state["version"] as? Int } == Array(1...8))
+            let all = try await readEvents(server, "/v1/stream", lastEventID: 1, count: 8)
+            let ids = all.events.compactMap(\.id)
+            #expect(ids.count == 8 && ids == ids.sorted())
+            // Memory holds only the newest two: a resume from the middle is read from the table too.
+            let middle = try await readEvents(server, "/v1/games/g1/stream", lastEventID: ids[3], count: 4)
+            #expect(middle.events.compactMap(\.id) == Array(ids.suffix(4)))
         }
     }
 
