@@ -71,15 +71,17 @@ struct FollowerTests {
     }
 
     /// Follows `gamePk` on `server` into `connection`'s log, from the log's view; sleeps only record.
+    /// The request timeout is generous (a busy CI machine must not turn a slow answer into a retry)
+    /// except where a test makes the server hang on purpose.
     static func follow(
         _ server: MLBFeedServer, _ connection: PostgresConnection, gamePk: Int = gamePk, recorder: Recorder,
-        crashAfter: Int? = nil
+        crashAfter: Int? = nil, requestTimeout: Duration = .seconds(20)
     ) async throws -> (view: MLBGameView, summary: MLBFollowSummary) {
         let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
         let store = MLBGameStore(replayer: Replayer(ingestor: Ingestor(connection: connection)))
         let follower = MLBFollower(
             configuration: .init(gamePk: gamePk, interval: .zero, maximumFailures: 20),
-            client: MLBFeedClient(baseURL: server.baseURL, httpClient: httpClient, requestTimeout: .seconds(2)),
+            client: MLBFeedClient(baseURL: server.baseURL, httpClient: httpClient, requestTimeout: requestTimeout),
             logger: recorder.logger, sleep: { recorder.slept($0) }, random: { 1.0 })
         let stored = Counter()
         do {
@@ -166,7 +168,8 @@ struct FollowerTests {
         server.inject(.status(500), .pass, .status(503), .hang, .close, .status(429), .pass, .pass, .status(502))
         try await withStore { connection in
             let recorder = Recorder()
-            let (_, summary) = try await Self.follow(server, connection, recorder: recorder)
+            let (_, summary) = try await Self.follow(
+                server, connection, recorder: recorder, requestTimeout: .seconds(2))
             #expect(summary.retries == 6)
             #expect(try await Self.stream(connection).map(\.id) == ids)
             // Jitter fixed at 1.0: each wait is the ceiling, doubling while failures follow each other.
