@@ -20,6 +20,10 @@ public enum JSONPatchOperation: Sendable, Equatable {
 public struct JSONPatch: Sendable, Equatable {
     /// The operations, in order.
     public var operations: [JSONPatchOperation]
+    /// The most operations a parsed patch may have.
+    public static let maximumOperations = 10_000
+    /// The deepest nesting a patched document may reach.
+    public static let maximumDepth = 512
 
     /// A patch of these operations.
     public init(_ operations: [JSONPatchOperation]) {
@@ -32,6 +36,10 @@ public struct JSONPatch: Sendable, Equatable {
     public init(parsing json: JSONValue) throws(JSONPatchError) {
         guard case .array(let elements) = json else {
             throw JSONPatchError(.invalidPatch, "a JSON Patch must be an array of operations")
+        }
+        guard elements.count <= Self.maximumOperations else {
+            throw JSONPatchError(
+                .tooLarge, "a patch of \(elements.count) operations (at most \(Self.maximumOperations))")
         }
         var operations: [JSONPatchOperation] = []
         operations.reserveCapacity(elements.count)
@@ -81,8 +89,23 @@ public struct JSONPatch: Sendable, Equatable {
     /// - Throws: ``JSONPatchError`` naming the first operation that fails; nothing is applied then.
     public func applied(to document: JSONValue) throws(JSONPatchError) -> JSONValue {
         var copy = document
+        // An upper bound of the document's depth, kept through the operations: nothing deeper than
+        // ``maximumDepth`` is ever built (deep values would overflow the stack of recursive code).
+        var depth = document.depth(upTo: Self.maximumDepth + 1)
         for (index, operation) in operations.enumerated() {
             do throws(JSONPatchError) {
+                switch operation {
+                case .add(let path, let value), .replace(let path, let value):
+                    depth = max(depth, path.tokens.count + value.depth(upTo: Self.maximumDepth + 1))
+                case .copy(let from, let path), .move(let from, let path):
+                    depth = max(depth, path.tokens.count + max(0, depth - from.tokens.count))
+                case .remove, .test:
+                    break
+                }
+                guard depth <= Self.maximumDepth else {
+                    throw JSONPatchError(
+                        .tooLarge, "the document would be nested deeper than \(Self.maximumDepth) levels")
+                }
                 try JSONPatch.apply(operation, to: &copy)
             } catch {
                 throw JSONPatchError(error.code, error.reason, operation: index)
@@ -144,7 +167,7 @@ public struct JSONPatch: Sendable, Equatable {
             guard deepEqual(actual, value) else {
                 throw JSONPatchError(
                     .testFailed,
-                    "test of \(quoted(path)) failed: found \(actual.serialized()), not \(value.serialized())"
+                    "test of \(quoted(path)) failed: found \(Self.excerpt(actual)), not \(Self.excerpt(value))"
                 )
             }
         }
@@ -281,6 +304,27 @@ public struct JSONPatch: Sendable, Equatable {
         case (.object(let a), .object(let b)):
             a.count == b.count && a.allSatisfy { key, value in b[key].map { deepEqual(value, $0) } ?? false }
         default: false
+        }
+    }
+
+    /// At most 200 characters of a value's JSON, for messages.
+    private static func excerpt(_ value: JSONValue) -> String {
+        let text = value.serialized()
+        return text.count <= 200 ? text : String(text.prefix(200)) + "…"
+    }
+}
+
+extension JSONValue {
+    /// How deeply the value nests (a scalar is 0), counted no further than `limit`.
+    func depth(upTo limit: Int) -> Int {
+        guard limit > 0 else { return 0 }
+        switch self {
+        case .array(let elements):
+            return 1 + (elements.lazy.map { $0.depth(upTo: limit - 1) }.max() ?? 0)
+        case .object(let members):
+            return 1 + (members.values.lazy.map { $0.depth(upTo: limit - 1) }.max() ?? 0)
+        default:
+            return 0
         }
     }
 }

@@ -14,6 +14,8 @@ public struct JSONPatchError: Error, Sendable, Equatable, CustomStringConvertibl
         case testFailed = "test-failed"
         /// A `move` into one of its own children, or a `remove` of the whole document.
         case invalidTarget = "invalid-target"
+        /// The patch is too long, or would nest the document too deeply (a guard against a hostile provider).
+        case tooLarge = "too-large"
     }
 
     /// What went wrong.

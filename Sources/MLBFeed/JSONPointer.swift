@@ -8,6 +8,8 @@ import ScoreDomain
 public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
     /// The unescaped reference tokens, outermost first; empty for the whole document.
     public var tokens: [String]
+    /// The most tokens a parsed pointer may have (a bound on how deep a patch can reach).
+    public static let maximumTokens = 256
 
     /// A pointer made of already unescaped tokens.
     public init(tokens: [String]) {
@@ -25,13 +27,14 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
         guard text.hasPrefix("/") else {
             throw JSONPatchError(.invalidPointer, "pointer \"\(text)\" must be empty or start with '/'")
         }
+        // Unicode scalars, not characters: a '/' or '~' followed by a combining mark is still one.
         var tokens: [String] = []
-        for raw in text.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            var token = ""
+        for raw in text.unicodeScalars.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            var token = String.UnicodeScalarView()
             var iterator = raw.makeIterator()
-            while let character = iterator.next() {
-                guard character == "~" else {
-                    token.append(character)
+            while let scalar = iterator.next() {
+                guard scalar == "~" else {
+                    token.append(scalar)
                     continue
                 }
                 switch iterator.next() {
@@ -40,7 +43,10 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
                 default: throw JSONPatchError(.invalidPointer, "pointer \"\(text)\" has a '~' not followed by 0 or 1")
                 }
             }
-            tokens.append(token)
+            tokens.append(String(token))
+            guard tokens.count <= Self.maximumTokens else {
+                throw JSONPatchError(.invalidPointer, "pointer has more than \(Self.maximumTokens) tokens")
+            }
         }
         self.tokens = tokens
     }

@@ -102,7 +102,14 @@ private struct Emitter {
         }
     }
 
-    mutating func apply(_ snapshot: MLBSnapshot, previousPlays: [MLBSnapshot.ScoringPlay]?) {
+    mutating func apply(_ document: MLBSnapshot, previousPlays: [MLBSnapshot.ScoringPlay]?) {
+        var snapshot = document
+        if !snapshot.hasTotals, let current = state, current.homeScore + current.awayScore > 0 {
+            // A document without the totals (a partial update) says nothing about the score: keep it.
+            snapshot.awayRuns = current.awayScore
+            snapshot.homeRuns = current.homeScore
+            notes.append("the document has no liveData.linescore.teams totals: the score is kept")
+        }
         let phase = MLBPhase(snapshot.status)
         let targetStarted = MLBDiffer.hasStarted(snapshot, phase: phase)
 

@@ -33,6 +33,18 @@ public enum MLBPhase: String, Sendable, Equatable, CaseIterable {
         }
     }
 
+    /// Whether the status is the official end: `Final` (code `F`), `Completed Early`, postponed or
+    /// cancelled, rather than `Game Over` (code `O`), after which the scorers may still correct plays
+    /// before the game turns Final.
+    public static func isOfficialEnd(_ status: MLBSnapshot.Status) -> Bool {
+        let phase = MLBPhase(status)
+        guard phase == .final else { return phase == .postponed || phase == .cancelled }
+        let state = status.detailedState.lowercased()
+        if state.hasPrefix("game over") { return false }
+        if state.hasPrefix("final") || state.hasPrefix("completed early") { return true }
+        return status.codedGameState != "O"
+    }
+
     private init?(detailedState: String) {
         let state = detailedState.lowercased()
         let table: [(prefix: String, phase: MLBPhase)] = [

@@ -87,6 +87,8 @@ public struct MLBSnapshot: Sendable, Equatable {
     public var awayRuns: Int
     /// `liveData.linescore.teams.home.runs` (0 when absent).
     public var homeRuns: Int
+    /// Whether the document has both totals; without them it says nothing about the score.
+    public var hasTotals: Bool
     /// Runners on base from `liveData.linescore.offense.first/second/third` (`nil` when there is no `offense`).
     public var bases: Bases?
     /// The scoring plays, in the order of `liveData.plays.scoringPlays`.
@@ -127,7 +129,8 @@ extension MLBSnapshot {
             throw meta.fail("timeStamp", "must be a timecode like 20260401_231500 (UTC), not \"\(stamp)\"")
         }
         self.timecode = timecode
-        wait = try meta.optionalInt("wait", in: 0...86_400)
+        // Only a hint: an odd value (10.0, a day and more) is ignored rather than refusing the document.
+        wait = (try? meta.optionalInt("wait", in: 0...86_400)) ?? nil
 
         let gameData = try root.object("gameData")
         let status = try gameData.object("status")
@@ -167,8 +170,11 @@ extension MLBSnapshot {
         }
         self.innings = innings
         let totals = try linescore?.optionalObject("teams")
-        awayRuns = try totals?.optionalObject("away")?.optionalInt("runs", in: 0...999) ?? 0
-        homeRuns = try totals?.optionalObject("home")?.optionalInt("runs", in: 0...999) ?? 0
+        let away = try totals?.optionalObject("away")?.optionalInt("runs", in: 0...999)
+        let home = try totals?.optionalObject("home")?.optionalInt("runs", in: 0...999)
+        awayRuns = away ?? 0
+        homeRuns = home ?? 0
+        hasTotals = away != nil && home != nil
         if let offense = try linescore?.optionalObject("offense") {
             bases = Bases(first: offense.has("first"), second: offense.has("second"), third: offense.has("third"))
         } else {

@@ -24,6 +24,16 @@ public struct MLBFetchError: Error, Sendable, Equatable, CustomStringConvertible
     public var status: Int?
     public var reason: String
 
+    /// An answer after which asking for patches again is pointless: a client error other than 429
+    /// (the timecode expired, say) or an answer too large.
+    var abandonsPatches: Bool {
+        switch kind {
+        case .tooLarge: true
+        case .status: (400..<500).contains(status ?? 0) && status != 429
+        default: false
+        }
+    }
+
     public init(_ kind: Kind, status: Int? = nil, _ reason: String) {
         self.kind = kind
         self.status = status

@@ -47,12 +47,19 @@ public struct MLBFollower: Sendable {
         public var backoff: Backoff
         /// Give up after this many failed requests in a row; `nil`: never.
         public var maximumFailures: Int?
+        /// After `Game Over`, how many more documents to wait for the official `Final` (scorers may
+        /// still correct plays in between) before stopping anyway.
+        public var documentsAfterGameOver: Int
 
-        public init(gamePk: Int, interval: Duration? = nil, backoff: Backoff = Backoff(), maximumFailures: Int? = nil) {
+        public init(
+            gamePk: Int, interval: Duration? = nil, backoff: Backoff = Backoff(), maximumFailures: Int? = nil,
+            documentsAfterGameOver: Int = 360
+        ) {
             self.gamePk = gamePk
             self.interval = interval
             self.backoff = backoff
             self.maximumFailures = maximumFailures
+            self.documentsAfterGameOver = documentsAfterGameOver
         }
     }
 
@@ -93,6 +100,7 @@ public struct MLBFollower: Sendable {
         var document: (json: JSONValue, timecode: MLBTimecode)?
         var failures = 0
         var fetchedOnce = false
+        var afterGameOver = 0
         if view.state?.status.isEnded == true {
             logger.info("game already ended in the log; nothing to follow", metadata: metadata(view, nil))
             return (view, summary)
@@ -159,6 +167,11 @@ public struct MLBFollower: Sendable {
                 }
                 failures += 1
                 summary.retries += 1
+                if document != nil, error.abandonsPatches || failures >= 3 {
+                    // The provider will not (or cannot) patch from this timecode: start again from a whole document.
+                    document = nil
+                    summary.refetches += 1
+                }
                 if let limit = configuration.maximumFailures, failures >= limit {
                     throw MLBFollowError("giving up on game \(gamePk) after \(failures) failed requests: \(error)")
                 }
@@ -225,10 +238,18 @@ public struct MLBFollower: Sendable {
             view = diff.view
             document = (candidate, snapshot.timecode)
             if let state = view.state, state.status.isEnded {
-                logger.info(
-                    "game ended; stopping",
-                    metadata: metadata(view, snapshot.timecode, ["status": "\(state.status.rawValue)"]))
-                return (view, summary)
+                afterGameOver += 1
+                if MLBPhase.isOfficialEnd(snapshot.status) || afterGameOver > configuration.documentsAfterGameOver {
+                    logger.info(
+                        "game ended; stopping",
+                        metadata: metadata(view, snapshot.timecode, ["status": "\(state.status.rawValue)"]))
+                    return (view, summary)
+                }
+                if afterGameOver == 1 {
+                    logger.info(
+                        "game over; following until the feed says Final (scorers may still correct plays)",
+                        metadata: metadata(view, snapshot.timecode))
+                }
             }
             try await pause(candidate)
         }
@@ -242,9 +263,9 @@ public struct MLBFollower: Sendable {
         }
         var wait = 10
         if case .object(let root)? = document, case .object(let meta)? = root["metaData"],
-            case .int(let seconds)? = meta["wait"], (1...3600).contains(seconds)
+            case .int(let seconds)? = meta["wait"]
         {
-            wait = seconds
+            wait = min(max(seconds, 1), 3600)
         }
         try await sleep(.seconds(wait))
     }

@@ -56,10 +56,12 @@ struct FollowMLBCommand: AsyncParsableCommand {
         guard baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://"), URL(string: baseURL) != nil else {
             throw ValidationError("--base-url must be an http:// or https:// URL")
         }
-        if let interval, !(interval > 0 && interval.isFinite) {
-            throw ValidationError("--interval must be a positive number of seconds")
+        if let interval, !(0.001...86_400).contains(interval) {
+            throw ValidationError("--interval must be a number of seconds from 0.001 to 86400")
         }
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number") }
+        guard (0.001...3_600).contains(timeout) else {
+            throw ValidationError("--timeout must be a number of seconds from 0.001 to 3600")
+        }
         if let maxFailures, maxFailures < 1 { throw ValidationError("--max-failures must be at least 1") }
     }
 

@@ -219,4 +219,22 @@ struct DifferTests {
         #expect(shortIds(diff.messages) == ["0002-rescheduled"])
         #expect(diff.view.state.map { rfc3339($0.startsAt) } == "2026-04-02T00:10:00Z")
     }
+
+    @Test("a document without the score totals keeps the score: no correction to 0–0, no runs sent again")
+    func missingTotals() throws {
+        let game = try snapshots("full-game")
+        let view = replay(Array(game[0..<9]), from: MLBGameView(gamePk: 746001)).view
+        #expect(view.state.map { ($0.awayScore, $0.homeScore) } ?? (0, 0) == (2, 3))
+        var partial = game[9]
+        partial.hasTotals = false
+        partial.awayRuns = 0
+        partial.homeRuns = 0
+        let diff = MLBDiffer.diff(view, partial)
+        #expect(!diff.messages.contains { $0.event.type == "score.corrected" || $0.event.type == "run.scored" })
+        #expect(diff.notes.contains { $0.contains("no liveData.linescore.teams totals") })
+        #expect(diff.view.state.map { ($0.awayScore, $0.homeScore) } ?? (0, 0) == (2, 3))
+        // The next whole document goes on as if the partial one had been complete.
+        let next = MLBDiffer.diff(diff.view, game[10])
+        #expect(!next.messages.contains { $0.event.type == "score.corrected" })
+    }
 }

@@ -233,4 +233,31 @@ struct JSONPatchTests {
         #expect(snapshot.homeRuns == 5)
         #expect(try MLBSnapshot(json: document).timecode.text == "20260402_021500")
     }
+
+    @Test("limits against a hostile provider: pointer length, operation count, nesting depth")
+    func limits() throws {
+        let long = String(repeating: "/a", count: JSONPointer.maximumTokens + 1)
+        #expect(throws: JSONPatchError.self) { try JSONPointer(parsing: long) }
+        #expect(try JSONPointer(parsing: String(repeating: "/a", count: JSONPointer.maximumTokens)).tokens.count == 256)
+        let many =
+            "["
+            + Array(repeating: #"{"op":"test","path":"","value":{}}"#, count: JSONPatch.maximumOperations + 1)
+            .joined(separator: ",") + "]"
+        let tooMany = #expect(throws: JSONPatchError.self) { try JSONPatch(parsing: json(many)) }
+        #expect(tooMany?.code == .tooLarge)
+        // Copying a subtree into itself again and again would nest without end: refused, document untouched.
+        let deep = String(repeating: "/x", count: 200)
+        var operations = [#"{"op":"add","path":"/x","value":{}}"#]
+        var path = ""
+        for _ in 0..<199 {
+            path += "/x"
+            operations.append(#"{"op":"add","path":"\#(path)/x","value":{}}"#)
+        }
+        operations += Array(repeating: #"{"op":"copy","from":"","path":"\#(deep)/y"}"#, count: 3)
+        let patch = try JSONPatch(parsing: json("[" + operations.joined(separator: ",") + "]"))
+        var document = json("{}")
+        let error = #expect(throws: JSONPatchError.self) { try patch.apply(to: &document) }
+        #expect(error?.code == .tooLarge)
+        #expect(document == json("{}"))
+    }
 }

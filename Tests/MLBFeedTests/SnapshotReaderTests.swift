@@ -78,7 +78,6 @@ struct SnapshotReaderTests {
             #"[{"op":"replace","path":"/metaData/timeStamp","value":"20260231_001544"}]"#, "metaData.timeStamp",
             .invalidField
         ),
-        (#"[{"op":"replace","path":"/metaData/wait","value":1.5}]"#, "metaData.wait", .invalidField),
         (#"[{"op":"remove","path":"/gameData/status/detailedState"}]"#, "gameData.status.detailedState", .missingField),
         (
             #"[{"op":"replace","path":"/gameData/status/abstractGameState","value":3}]"#,
@@ -128,6 +127,14 @@ struct SnapshotReaderTests {
             "liveData.plays.allPlays[20].result.homeScore", .missingField
         ),
     ]
+
+    @Test("an odd metaData.wait is only a hint: ignored, the document is read")
+    func oddWait() throws {
+        for value in ["1.5", "100000", "\"soon\""] {
+            let document = try Self.altered(#"[{"op":"replace","path":"/metaData/wait","value":\#(value)}]"#)
+            #expect(try MLBSnapshot(json: document).wait == nil, "\(value)")
+        }
+    }
 
     @Test("bad documents name the first bad field", arguments: bad)
     func badField(_ patch: String, _ field: String, _ code: MLBSnapshotError.Code) throws {

@@ -128,11 +128,13 @@ struct FollowerTests {
             #expect((state.awayScore, state.homeScore, state.status, state.inning) == (3, 5, .closed, "Top 9th"))
             #expect(view.state == state)
             let requests = server.requests
-            #expect(requests.count == documents.count - 1)  // stops at the first final document
+            #expect(requests.count == documents.count)  // Game Over, then on to the official Final
+            #expect(
+                recorder.entries.contains { $0.message.hasPrefix("game over; following until the feed says Final") })
             #expect(!requests[0].isPatch)
             #expect(requests.dropFirst().allSatisfy { $0.isPatch })
             #expect(requests[1].query == "startTimecode=20260401_140000")
-            #expect(summary.patches == documents.count - 2)
+            #expect(summary.patches == documents.count - 1)
             #expect(summary.retries == 0)
             #expect(recorder.entries.contains { $0.message == "game ended; stopping" })
         }
@@ -183,6 +185,22 @@ struct FollowerTests {
             #expect("\(retries[0].metadata["error"] ?? "")".contains("HTTP 500"))
             #expect("\(retries[2].metadata["error"] ?? "")".contains("timeout"))
             #expect(retries[2].metadata["mlb.timecode"] == "20260401_140000")
+        }
+        await server.stop()
+    }
+
+    @Test("a diffPatch answer that will not change (410 for an expired timecode) makes it fetch the whole document")
+    func expiredTimecode() async throws {
+        let (documents, ids) = try Self.fullGame()
+        let server = try await MLBFeedServer.start(gamePk: Self.gamePk, documents: documents)
+        server.inject(.pass, .pass, .status(410))
+        try await withStore { connection in
+            let (_, summary) = try await Self.follow(server, connection, recorder: Recorder())
+            #expect(summary.refetches == 1)
+            #expect(try await Self.stream(connection).map(\.id) == ids)
+            let requests = server.requests
+            let afterGone = try #require(requests.indices.first { $0 > 2 })
+            #expect(!requests[afterGone].isPatch, "the request after the 410 asks for the whole document")
         }
         await server.stop()
     }

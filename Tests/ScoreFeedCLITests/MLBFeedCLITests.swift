@@ -83,6 +83,13 @@ struct MLBFeedCLITests {
             #expect(url.status != 0)
             let interval = try await cli.run("follow", "mlb", "746001", "--interval", "-1")
             #expect(interval.status != 0)
+            for (option, value) in [
+                ("--interval", "1e16"), ("--timeout", "1e16"), ("--timeout", "0"), ("--interval", "nan"),
+            ] {
+                let run = try await cli.run("follow", "mlb", "746001", option, value)
+                #expect(run.status == 64, "\(option) \(value): \(run.stderr)")
+                #expect(run.stderr.contains("must be a number of seconds"), "\(run.stderr)")
+            }
             let unknown = try await cli.run("follow", "mlb", "999", "--base-url", server.baseURL)
             #expect(unknown.status != 0)
             #expect(unknown.stderr.contains("game 999 not found"), "\(unknown.stderr)")
