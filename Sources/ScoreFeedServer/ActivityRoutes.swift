@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import NIOCore
 import ScoreDomain
 import ScoreStore
 
@@ -13,19 +12,10 @@ struct ActivityRoutes {
     func register(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         try authorize(request)
         let gameId = try context.parameters.require("id")
-        guard request.headers[.contentType].map({ $0.lowercased().hasPrefix("application/json") }) == true else {
+        guard request.mediaType == "application/json" else {
             throw APIError(.unsupportedMediaType, "unsupported-media-type", "send the registration as application/json")
         }
-        let limit = 16 * 1024
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: limit)
-        } catch is NIOTooManyBytesError {
-            throw APIError(.contentTooLarge, "body-too-large", "a registration is at most \(limit) bytes")
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw APIError(.contentTooLarge, "body-too-large", "a registration is at most \(limit) bytes")
-        }
-        let fields = try Self.fields(Data(buffer.readableBytesView))
+        let fields = try Self.fields(try await request.collectBody(upTo: 16 * 1024, what: "a registration"))
         let token = try fields.string("pushToken")
         let environmentName = try fields.string("environment", default: PushEnvironment.production.rawValue)
         guard let environment = PushEnvironment(rawValue: environmentName) else {
@@ -54,11 +44,11 @@ struct ActivityRoutes {
 
     func remove(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         try authorize(request)
-        let token = try context.parameters.require("token")
-        guard (16...512).contains(token.count), token.count % 2 == 0,
-            token.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit })
-        else {
-            throw Self.invalid("pushToken", "must be an even number (16 to 512) of hexadecimal digits")
+        let token: String
+        do {
+            token = try Activities.normalizedToken(try context.parameters.require("token"))
+        } catch let error as ActivityError {
+            throw Self.invalid(error.field, error.reason)
         }
         let pool = try await database.ready().pool
         let removed = try await pool.transaction { tx in

@@ -21,7 +21,7 @@ struct ChangeFeedService: Service {
         let follower = LogFollower(url: database.url, channel: StateChanges.channel, logger: logger)
         let interval = keepAlive
         do {
-            try await cancelWhenGracefulShutdown {
+            try await untilGracefulShutdown {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         try await follower.run { connection in
@@ -41,8 +41,6 @@ struct ChangeFeedService: Service {
                     group.cancelAll()
                 }
             }
-        } catch is CancellationError {
-            // graceful shutdown
         } catch {
             await hub.close()
             throw error

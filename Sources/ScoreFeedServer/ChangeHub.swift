@@ -59,7 +59,15 @@ public actor ChangeHub {
     /// for, when memory reaches back that far.
     func changes(after position: Int, gameId: String?) -> (changes: [StateChange], head: Int)? {
         guard position >= coveredFrom else { return nil }
-        return (recent.filter { $0.position > position && (gameId == nil || $0.gameId == gameId) }, head)
+        // `recent` is in position order: skip to the first change after `position` (binary search).
+        var low = 0
+        var high = recent.count
+        while low < high {
+            let middle = (low + high) / 2
+            if recent[middle].position <= position { low = middle + 1 } else { high = middle }
+        }
+        let after = recent[low...]
+        return (gameId.map { id in after.filter { $0.gameId == id } } ?? Array(after), head)
     }
 
     /// Whether the hub refuses new subscriptions (the server is shutting down).

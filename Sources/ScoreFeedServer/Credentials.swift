@@ -41,12 +41,6 @@ enum Credentials {
             mac, authenticating: body, using: SymmetricKey(data: Data(secret.utf8)))
     }
 
-    /// The hex signature a client sends for `body` (for tests and documentation examples).
-    static func signature(of body: some DataProtocol, secret: String) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data(secret.utf8)))
-        return "sha256=" + mac.map { String(format: "%02x", $0) }.joined()
-    }
-
     private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import NIOCore
 import PostgresClient
 import ScoreDomain
 import ScoreStore
@@ -41,13 +40,14 @@ struct IngestRoute {
         if let bearer, !Credentials.matches(bearer, anyOf: configuration.ingestKeys) {
             throw APIError(.forbidden, "forbidden", "this bearer key is not an ingest key")
         }
-        let mediaType = request.headers[.contentType].map(Self.mediaType) ?? ""
+        let mediaType = request.mediaType
         guard mediaType == "application/json" || mediaType == "application/x-ndjson" else {
             throw APIError(
                 .unsupportedMediaType, "unsupported-media-type",
                 "send application/json (one message or an array) or application/x-ndjson, not \"\(mediaType)\"")
         }
-        let body = try await collect(request)
+        let body = try await request.collectBody(
+            upTo: configuration.maxBodyBytes, what: "the body (split it into several requests)")
         if bearer == nil, let signature {
             guard let secret = configuration.ingestSecret,
                 Credentials.signatureMatches(signature, body: body, secret: secret)
@@ -91,22 +91,6 @@ struct IngestRoute {
             ]), status: .accepted)
     }
 
-    /// The body, refusing more than the limit before reading it when the length is announced.
-    private func collect(_ request: Request) async throws -> Data {
-        let limit = configuration.maxBodyBytes
-        let tooLarge = APIError(
-            .contentTooLarge, "body-too-large", "the body is larger than the limit of \(limit) bytes; split it")
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit { throw tooLarge }
-        do {
-            let buffer = try await request.body.collect(upTo: limit)
-            return Data(buffer.readableBytesView)
-        } catch is NIOTooManyBytesError {
-            throw tooLarge  // a body without Content-Length that goes over the limit
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw tooLarge
-        }
-    }
-
     /// Every message, or a 400 that names each bad one.
     private func parse(_ body: Data, ndjson: Bool) throws -> [FeedMessage] {
         let entries: [BatchEntry]
@@ -142,11 +126,5 @@ struct IngestRoute {
                 details: .array(problems))
         }
         return messages
-    }
-
-    private static func mediaType(_ header: String) -> String {
-        header.split(separator: ";", maxSplits: 1).first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        } ?? ""
     }
 }

@@ -5,6 +5,15 @@ import ScoreStore
 import ServiceLifecycle
 import Synchronization
 
+/// Runs `body` until it returns or a graceful shutdown cancels it (which is not an error).
+func untilGracefulShutdown(_ body: @escaping @Sendable () async throws -> Void) async throws {
+    do {
+        try await cancelWhenGracefulShutdown(body)
+    } catch is CancellationError {
+        // graceful shutdown
+    }
+}
+
 /// The projector as a service: follows the event log and applies what is new, page by page. On
 /// graceful shutdown the page in progress commits and the service returns.
 struct ProjectorService: Service {
@@ -16,12 +25,8 @@ struct ProjectorService: Service {
         _ = try await database.ready()
         let follower = LogFollower(url: database.url, logger: logger)
         let projector = self.projector
-        do {
-            try await cancelWhenGracefulShutdown {
-                try await follower.run { connection in try await projector.step(connection) > 0 }
-            }
-        } catch is CancellationError {
-            // graceful shutdown
+        try await untilGracefulShutdown {
+            try await follower.run { connection in try await projector.step(connection) > 0 }
         }
         logger.info("projector stopped")
     }

@@ -40,6 +40,18 @@ public enum Activities {
         guard gameOK else {
             throw ActivityError(field: "gameId", reason: "must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' or '-'")
         }
+        let lower = try normalizedToken(token)
+        let bundleOK =
+            (1...155).contains(bundleId.count) && bundleId.contains(".")
+            && bundleId.unicodeScalars.allSatisfy { Self.isIdCharacter($0) && $0 != "_" }
+        guard bundleOK else {
+            throw ActivityError(field: "bundleId", reason: "must be a reverse-DNS bundle id such as com.example.scores")
+        }
+        return lower
+    }
+
+    /// A push token as stored: lowercase hex, an even number of 16 to 512 digits.
+    public static func normalizedToken(_ token: String) throws(ActivityError) -> String {
         let lower = token.lowercased()
         guard (16...512).contains(lower.count), lower.count % 2 == 0,
             lower.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit })
@@ -47,12 +59,6 @@ public enum Activities {
             throw ActivityError(
                 field: "pushToken",
                 reason: "must be an even number (16 to 512) of hexadecimal digits, got \"\(token.prefix(16))…\"")
-        }
-        let bundleOK =
-            (1...155).contains(bundleId.count) && bundleId.contains(".")
-            && bundleId.unicodeScalars.allSatisfy { Self.isIdCharacter($0) && $0 != "_" }
-        guard bundleOK else {
-            throw ActivityError(field: "bundleId", reason: "must be a reverse-DNS bundle id such as com.example.scores")
         }
         return lower
     }
