@@ -16,6 +16,15 @@ public struct DeliveryRound: Sendable, Equatable {
     public var released = 0
     /// APNs refused the provider credentials: delivery stopped until an operator fixes them.
     public var paused: String?
+
+    mutating func add(_ round: DeliveryRound) {
+        claimed += round.claimed
+        sent += round.sent
+        retried += round.retried
+        deactivated += round.deactivated
+        failed += round.failed
+        released += round.released
+    }
 }
 
 /// Delivers the outbox to APNs: claims due pushes (`FOR UPDATE SKIP LOCKED`, with a lease), sends
@@ -46,51 +55,44 @@ public struct DeliveryWorker: Sendable {
         self.logger = logger
     }
 
+    /// What one attempt came to, to be recorded: the push, APNs' status and reason, the outcome.
+    typealias Attempt = (push: OutboxPush, status: Int?, reason: String?, outcome: Outbox.Outcome)
+
     /// One round: claim what is due, send it, record the outcomes.
     public func deliverDue() async throws -> DeliveryRound {
-        try await round(claimed: nil, prefetch: false).round
+        try await tick()
+        let pushes = try await claim()
+        guard !pushes.isEmpty else { return DeliveryRound() }
+        let (round, attempts) = await send(pushes)
+        try await record(attempts)
+        return round
     }
 
-    /// One round; with `prefetch`, the next round's pushes are claimed while this round's are on the
-    /// wire (the claim skips activities with a push in flight, so per-activity order holds).
-    private func round(claimed: [OutboxPush]?, prefetch: Bool) async throws -> (
-        round: DeliveryRound, next: [OutboxPush]?
-    ) {
-        if let throttle {
-            _ = try await connection.transaction { try PushScheduler.tick(at: Date(), policy: throttle, in: $0) }
-        }
+    /// Sends the pushes that time alone made due, when ``throttle`` is set.
+    private func tick() async throws {
+        guard let throttle else { return }
+        _ = try await connection.transaction { try PushScheduler.tick(at: Date(), policy: throttle, in: $0) }
+    }
+
+    /// Records a round's attempts in one transaction and tells ``observe``.
+    private func record(_ attempts: [Attempt]) async throws {
+        guard !attempts.isEmpty else { return }
         let started = ContinuousClock.now
-        let pushes: [OutboxPush]
-        if let claimed { pushes = claimed } else { pushes = try await claim() }
-        let claimedAt = ContinuousClock.now
-        guard !pushes.isEmpty else { return (DeliveryRound(), nil) }
-        async let upcoming: [OutboxPush]? = prefetch ? try await claim() : nil
-        let (round, records) = await send(pushes)
-        let sentAt = ContinuousClock.now
-        let next: [OutboxPush]?
-        do {
-            try await connection.transaction { try Outbox.record(records, in: $0) }
-            if let observe {
-                for (_, _, reason, outcome) in records { observe(outcome.label, reason) }
-            }
-            next = try await upcoming
-        } catch {
-            if let next = try? await upcoming { await release(next) }
-            throw error
+        try await connection.transaction { try Outbox.record(attempts, in: $0) }
+        if let observe {
+            for attempt in attempts { observe(attempt.outcome.label, attempt.reason) }
         }
         logger.debug(
-            "delivery round",
+            "delivery round recorded",
             metadata: [
-                "pushes": "\(pushes.count)", "claim.ms": "\((claimedAt - started) / .milliseconds(1))",
-                "send.ms": "\((sentAt - claimedAt) / .milliseconds(1))",
-                "record.ms": "\((ContinuousClock.now - sentAt) / .milliseconds(1))",
+                "pushes": "\(attempts.count)", "record.ms": "\((ContinuousClock.now - started) / .milliseconds(1))",
             ])
-        if let paused = round.paused {
-            logger.critical(
-                "APNs rejected the provider token (\(paused)): check SCOREFEED_APNS_KEY_ID, SCOREFEED_APNS_TEAM_ID and the .p8 key; delivery is paused"
-            )
-        }
-        return (round, next)
+    }
+
+    /// Records the previous round, then claims the next one: what runs while a round is on the wire.
+    private func record(_ attempts: [Attempt], thenClaim: Bool) async throws -> [OutboxPush] {
+        try await record(attempts)
+        return thenClaim ? try await claim() : []
     }
 
     private func claim() async throws -> [OutboxPush] {
@@ -110,27 +112,27 @@ public struct DeliveryWorker: Sendable {
     }
 
     /// Sends the pushes and decides each outcome.
-    private func send(_ pushes: [OutboxPush]) async -> (DeliveryRound, [(OutboxPush, Int?, String?, Outbox.Outcome)]) {
+    private func send(_ pushes: [OutboxPush]) async -> (DeliveryRound, [Attempt]) {
         var round = DeliveryRound(claimed: pushes.count)
         // Concurrent across activities, in timestamp order within one: APNs may still reorder, but
         // we never hand it an older update after a newer one (or after the end) ourselves.
         let byActivity = Dictionary(grouping: pushes, by: \.activityId).values.map {
             $0.sorted { $0.timestamp < $1.timestamp }
         }
+        let byEnvironment = Dictionary(grouping: byActivity, by: { $0[0].environment })
         let results = await withTaskGroup(of: [(OutboxPush, APNsResult)].self) { group in
-            for queue in byActivity {
-                let client = client(queue[0].environment)
+            for (environment, queues) in byEnvironment {
+                let client = client(environment)
                 group.addTask {
-                    var done: [(OutboxPush, APNsResult)] = []
-                    for push in queue { done.append((push, await client.send(Self.request(push)))) }
-                    return done
+                    let results = await client.send(queues: queues.map { $0.map(Self.request) })
+                    return Array(zip(queues.joined(), results.joined()))
                 }
             }
             var all: [(OutboxPush, APNsResult)] = []
             for await results in group { all += results }
             return all
         }
-        var records: [(OutboxPush, Int?, String?, Outbox.Outcome)] = []
+        var records: [Attempt] = []
         var generator = SystemRandomNumberGenerator()
         for (push, result) in results {
             let reason = result.reason ?? result.error.map { "\($0.code.rawValue)" }
@@ -176,10 +178,13 @@ public struct DeliveryWorker: Sendable {
     }
 
     /// Delivers until cancelled, until `stop` says so (checked between rounds: the round in flight
-    /// completes), or until nothing is left to deliver when `untilEmpty` is set. The next round's
-    /// pushes are claimed while the current round's are on the wire; claimed pushes not sent when it
-    /// stops are released at once. When the task is cancelled mid-round, the pushes still in flight
-    /// are released too, not counted as attempts.
+    /// completes), or until nothing is left to deliver when `untilEmpty` is set.
+    ///
+    /// Pipelined: while a round's pushes are on the wire, the previous round's outcomes are recorded
+    /// and the next round's pushes claimed (the claim skips activities with a push in flight, so
+    /// per-activity order holds). Claimed pushes not sent when it stops are released at once; when
+    /// the task is cancelled mid-round, the pushes still in flight are released too, not counted as
+    /// attempts. Every round sent is recorded before it returns, also when it throws.
     ///
     /// - Returns: the totals; stops early when delivery is paused (see ``DeliveryRound/paused``).
     public func run(
@@ -187,26 +192,50 @@ public struct DeliveryWorker: Sendable {
     ) async throws -> DeliveryRound {
         var total = DeliveryRound()
         var next: [OutboxPush]?
-        while !Task.isCancelled && !stop() {
-            let (round, claimed) = try await self.round(claimed: next, prefetch: true)
-            next = claimed?.isEmpty == false ? claimed : nil
-            total.claimed += round.claimed
-            total.sent += round.sent
-            total.retried += round.retried
-            total.deactivated += round.deactivated
-            total.failed += round.failed
-            total.released += round.released
-            if let paused = round.paused {
-                total.paused = paused
-                await release(next)
-                return total
+        var unrecorded: [Attempt] = []
+        do {
+            while !Task.isCancelled && !stop() {
+                try await tick()
+                let pushes: [OutboxPush]
+                if let claimed = next {
+                    pushes = claimed
+                } else {
+                    try await record(unrecorded)
+                    unrecorded = []
+                    pushes = try await claim()
+                }
+                next = nil
+                if pushes.isEmpty {
+                    let (count, nextIn) = try await connection.withSession { try Outbox.pending(in: $0) }
+                    if untilEmpty && count == 0 { break }
+                    if stop() { break }
+                    let wait = min(pollInterval, max(0.01, nextIn ?? pollInterval))
+                    try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+                    continue
+                }
+                let previous = unrecorded
+                unrecorded = []
+                async let upcoming = record(previous, thenClaim: !stop())
+                let (round, attempts) = await send(pushes)
+                unrecorded = attempts
+                let claimed = try await upcoming
+                next = claimed.isEmpty ? nil : claimed
+                total.add(round)
+                if let paused = round.paused {
+                    logger.critical(
+                        "APNs rejected the provider token (\(paused)): check SCOREFEED_APNS_KEY_ID, SCOREFEED_APNS_TEAM_ID and the .p8 key; delivery is paused"
+                    )
+                    total.paused = paused
+                    break
+                }
             }
-            if round.claimed > 0 || next != nil { continue }
-            let (count, nextIn) = try await connection.withSession { try Outbox.pending(in: $0) }
-            if untilEmpty && count == 0 { return total }
-            if stop() { break }
-            let wait = min(pollInterval, max(0.01, nextIn ?? pollInterval))
-            try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+            try await record(unrecorded)
+        } catch {
+            // What was sent is recorded if at all possible; a push left unrecorded is sent again
+            // when its lease ends (at least once, with the same apns-id).
+            try? await record(unrecorded)
+            await release(next)
+            throw error
         }
         await release(next)
         return total

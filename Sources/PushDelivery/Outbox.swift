@@ -59,7 +59,9 @@ enum Outbox {
 
     /// Records attempts and their outcomes in one transaction (the common outcome, sent, in one
     /// statement for the whole round).
-    static func record(_ results: [(OutboxPush, Int?, String?, Outcome)], in tx: PostgresSession) throws {
+    static func record(
+        _ results: [(push: OutboxPush, status: Int?, reason: String?, outcome: Outcome)], in tx: PostgresSession
+    ) throws {
         var sent: [Int] = []
         for (push, status, reason, outcome) in results {
             switch outcome {

@@ -7,7 +7,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure throughput and latency; prints JSON. Build with -c release for real numbers.",
-        subcommands: [AppendBench.self, FoldBench.self, RetrosheetBench.self, PushBench.self]
+        subcommands: [AppendBench.self, FoldBench.self, RetrosheetBench.self, PushBench.self, ApnsBench.self]
     )
 }
 

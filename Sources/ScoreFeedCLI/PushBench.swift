@@ -66,6 +66,10 @@ struct PushBench: AsyncParsableCommand {
             var worker = DeliveryWorker(connection: connection, client: { _ in client }, logger: Runtime.logger)
             worker.throttle = nil
 
+            let backend = try await connection.withSession {
+                try $0.query("SELECT pg_backend_pid() AS pid")[0].int("pid")
+            }
+            let (cpuBefore, backendBefore) = (processCPUSeconds(), localBackendCPUSeconds(pid: backend))
             let appendedAt = Date()
             let began = ContinuousClock.now
             _ = try await ingestor.ingest(
@@ -74,6 +78,8 @@ struct PushBench: AsyncParsableCommand {
             let planned = ContinuousClock.now
             let total = try await worker.run(untilEmpty: true)
             let done = ContinuousClock.now
+            let cpu = processCPUSeconds() - cpuBefore
+            let backendCPU = localBackendCPUSeconds(pid: backend).flatMap { after in backendBefore.map { after - $0 } }
             try await client.shutdown()
             let latencies = await sandbox.delivered().map { $0.time.timeIntervalSince(appendedAt) * 1000 }.sorted()
             let seconds = (done - began) / .seconds(1)
@@ -93,6 +99,10 @@ struct PushBench: AsyncParsableCommand {
                 "p50AppendToPushMs": rounded(percentile(50), places: 1),
                 "p99AppendToPushMs": rounded(percentile(99), places: 1),
                 "connections": Double(sandbox.connectionCount()),
+                // CPU time of this process (client, local APNs server, worker) and of the PostgreSQL
+                // backend serving its connection (when it runs on this machine), over the same span.
+                "cpuScorefeedMs": rounded(cpu * 1000, places: 0),
+                "cpuPostgresBackendMs": backendCPU.map { rounded($0 * 1000, places: 0) } ?? -1,
             ]
         }
         await connection.close()
@@ -100,4 +110,17 @@ struct PushBench: AsyncParsableCommand {
         for (key, value) in numbers { result[key] = value.rounded() == value ? Int(value) as Any : value as Any }
         return result
     }
+}
+
+/// The CPU time (user + system) of a PostgreSQL backend process on this machine, `nil` when the
+/// process is not here (a remote database) or not a PostgreSQL one.
+func localBackendCPUSeconds(pid: Int) -> Double? {
+    guard let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8), comm.hasPrefix("postgres"),
+        let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return nil }
+    // After the command name in parentheses: state is field 3, utime and stime are fields 14 and 15.
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }

@@ -1,0 +1,107 @@
+import APNs
+import APNsSandbox
+import ArgumentParser
+import Foundation
+
+/// `scorefeed bench apns --json`: the HTTP/2 client alone, without the database: how many pushes per
+/// second the APNs client sends and what each one costs this process in CPU time.
+struct ApnsBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apns",
+        abstract: "Send N pushes through the APNs client alone (no database), 1,000 in flight at a time.",
+        discussion: """
+            By default the server is the in-process local APNs server, so the CPU time counts both \
+            ends. With --url (and --ca-file) it is any HTTP/2 server, e.g. one in another process, \
+            and the CPU time is the client's alone (its answers need not be 200).
+            """
+    )
+
+    @Flag(help: "Print JSON (the only format).")
+    var json = false
+
+    @Option(help: "Number of pushes.")
+    var pushes = 10_000
+
+    @Option(help: "Pushes in flight at once (the delivery worker's round).")
+    var inFlight = 1000
+
+    @Option(help: "Send to this server instead of an in-process local APNs server.")
+    var url: String?
+
+    @Option(help: "A CA certificate (PEM) to trust for --url.")
+    var caFile: String?
+
+    func validate() throws {
+        guard pushes > 0, inFlight > 0 else { throw ValidationError("--pushes and --in-flight must be positive") }
+        if url != nil, URL(string: url!)?.host == nil { throw ValidationError("--url must be an https URL") }
+    }
+
+    func run() async throws {
+        let pair = APNsTestKeyPair()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-apns-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sandboxConfiguration = APNsSandbox.Configuration(
+            bundleId: "com.example.scores", teamId: "TEAM000001", keyId: "KEY0000001", publicKeyPEM: pair.publicKeyPEM,
+            caCertificateOutput: folder.appendingPathComponent("ca.pem").path)
+        let (pushes, inFlight, url, caFile) = (self.pushes, self.inFlight, self.url, self.caFile)
+        let run = try await APNsSandbox.withRunning(sandboxConfiguration) { sandbox -> Run in
+            let client = APNsClient(
+                configuration: try APNsConfiguration(
+                    signingKeyPEM: pair.privateKeyPEM, keyId: "KEY0000001", teamId: "TEAM000001",
+                    bundleId: "com.example.scores",
+                    environment: .custom(url.flatMap { URL(string: $0) } ?? sandbox.url),
+                    additionalCAFile: url == nil ? sandbox.caCertificatePath : caFile),
+                logger: Runtime.logger)
+            let payload = Array(
+                #"{"aps":{"timestamp":1700000000,"event":"update","content-state":{"home":1,"away":0,"inning":"Top 1st","outs":0,"status":"live"},"stale-date":1700000900,"relevance-score":50}}"#
+                    .utf8)
+            func request(_ index: Int) -> APNsRequest {
+                APNsRequest(deviceToken: String(format: "%064x", index + 1), payload: payload)
+            }
+            // The connection and the JWT are made before the clock starts.
+            let first = await client.send(request(0))
+            let cpuBefore = processCPUSeconds()
+            let began = ContinuousClock.now
+            var statuses: [Int: Int] = [:]
+            var failed = 0
+            for start in stride(from: 0, to: pushes, by: inFlight) {
+                let queues = (start..<min(pushes, start + inFlight)).map { [request($0)] }
+                for result in await client.send(queues: queues).joined() {
+                    if let status = result.status { statuses[status, default: 0] += 1 } else { failed += 1 }
+                }
+            }
+            let seconds = (ContinuousClock.now - began) / .seconds(1)
+            let cpu = processCPUSeconds() - cpuBefore
+            try await client.shutdown()
+            return Run(firstStatus: first.status, statuses: statuses, noAnswer: failed, seconds: seconds, cpu: cpu)
+        }
+        try printJSON([
+            "benchmark": "apns", "pushes": pushes, "inFlight": inFlight,
+            "server": url ?? "in-process local APNs server", "firstStatus": run.firstStatus ?? 0,
+            "noAnswer": run.noAnswer,
+            "statuses": Dictionary(uniqueKeysWithValues: run.statuses.map { ("\($0.key)", $0.value) }),
+            "seconds": rounded(run.seconds, places: 3),
+            "pushesPerSecond": Int(rounded(Double(pushes) / run.seconds, places: 0)),
+            // Both ends with the in-process server; the client alone with --url.
+            "cpuMicrosecondsPerPush": rounded(run.cpu / Double(pushes) * 1_000_000, places: 1),
+            "cpuCoresBusy": rounded(run.cpu / run.seconds, places: 2),
+        ])
+    }
+
+    private struct Run: Sendable {
+        var firstStatus: Int?
+        var statuses: [Int: Int]
+        var noAnswer: Int
+        var seconds: Double
+        var cpu: Double
+    }
+}
+
+/// User + system CPU time of this process so far, in seconds.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
