@@ -5,16 +5,11 @@ import ScoreStore
 /// The delivery side of the `activity_pushes` outbox: claim, record, release. Every function is
 /// one short transaction; nothing is held while a push is on the wire.
 enum Outbox {
-    /// Claims up to `limit` due pushes for `lease` seconds, counting the attempt. Pushes whose
-    /// activity was deactivated are failed on the spot instead. Claims expire: a worker that dies
-    /// holding them loses nothing, another one takes them when the lease ends.
+    /// Claims up to `limit` due pushes for `lease` seconds, counting the attempt. (Pushes of a
+    /// deactivated activity are not pending: ``Activities/deactivate(token:reason:in:)`` fails them.)
+    /// Claims expire: a worker that dies holding them loses nothing, another one takes them when
+    /// the lease ends.
     static func claim(limit: Int, lease: Int, in tx: PostgresSession) throws -> [OutboxPush] {
-        try tx.query(
-            """
-            UPDATE activity_pushes p SET state = 'failed', last_reason = 'activity inactive', claimed_until = NULL
-            FROM activities a
-            WHERE a.id = p.activity_id AND NOT a.active AND p.state = 'pending'
-            """)
         // Not a push whose activity has an earlier one on the wire (another round or worker holds it):
         // per-activity order.
         let claimed = try tx.query(
@@ -80,12 +75,8 @@ enum Outbox {
                     UPDATE activity_pushes SET state = 'failed', claimed_until = NULL, last_status = $2, last_reason = $3
                     WHERE id = $1
                     """, [push.id, status, why])
+                // Fails the activity's other pending pushes too.
                 _ = try Activities.deactivate(token: push.pushToken, reason: why, in: tx)
-                try tx.query(
-                    """
-                    UPDATE activity_pushes SET state = 'failed', last_reason = 'activity inactive', claimed_until = NULL
-                    WHERE activity_id = $1 AND state = 'pending'
-                    """, [push.activityId])
             case .failed(let why):
                 try tx.query(
                     """

@@ -121,7 +121,8 @@ public enum Activities {
         return try result.rows.map(decode)
     }
 
-    /// Deactivates the activity with this token. Returns `false` when no such active activity exists.
+    /// Deactivates the activity with this token and fails its pending pushes (`activity inactive`).
+    /// Returns `false` when no such active activity exists.
     @discardableResult
     public static func deactivate(token: String, reason: String, in session: PostgresSession) throws -> Bool {
         let result = try session.query(
@@ -129,8 +130,15 @@ public enum Activities {
             UPDATE activities SET active = false, deactivated_reason = $2, ended_at = coalesce(ended_at, now()),
                                   next_deadline = NULL
             WHERE push_token = $1 AND active
+            RETURNING id
             """, [token.lowercased(), reason])
-        return result.affectedRows == 1
+        guard result.count == 1 else { return false }
+        try session.query(
+            """
+            UPDATE activity_pushes SET state = 'failed', last_reason = 'activity inactive', claimed_until = NULL
+            WHERE activity_id = $1 AND state = 'pending'
+            """, [try result[0].int("id")])
+        return true
     }
 
     /// The active activities of these games with their throttles, locked for the transaction.

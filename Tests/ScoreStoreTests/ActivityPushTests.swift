@@ -135,4 +135,27 @@ struct ActivityPushTests {
             #expect(listed.map(\.active) == [false])
         }
     }
+
+    @Test("deactivating an activity fails its pending pushes, and only its own")
+    func deactivateFailsPendingPushes() async throws {
+        try await withStore { connection in
+            let file = fixture("plain-nine.jsonl")
+            try await registerActivities(for: file, connection)
+            _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _ in }
+            let gameId = try FeedFile.read(file)[0].message.gameId
+            let removed = activityTokens[0]
+            #expect(
+                try await connection.withSession {
+                    try Activities.deactivate(token: removed, reason: "removed", in: $0)
+                })
+            let pushes = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            let (mine, others) = (pushes.filter { $0.pushToken == removed }, pushes.filter { $0.pushToken != removed })
+            #expect(!mine.isEmpty && !others.isEmpty)
+            #expect(mine.allSatisfy { $0.state == "failed" && $0.lastReason == "activity inactive" })
+            #expect(others.allSatisfy { $0.state == "pending" })
+            #expect(
+                try await connection.withSession { try Activities.deactivate(token: removed, reason: "again", in: $0) }
+                    == false)
+        }
+    }
 }
