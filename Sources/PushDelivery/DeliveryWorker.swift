@@ -65,7 +65,14 @@ public struct DeliveryWorker: Sendable {
         guard !pushes.isEmpty else { return DeliveryRound() }
         let (round, attempts) = await send(pushes)
         try await record(attempts)
+        if let paused = round.paused { reportPause(paused) }
         return round
+    }
+
+    private func reportPause(_ reason: String) {
+        logger.critical(
+            "APNs rejected the provider token (\(reason)): check SCOREFEED_APNS_KEY_ID, SCOREFEED_APNS_TEAM_ID and the .p8 key; delivery is paused"
+        )
     }
 
     /// Sends the pushes that time alone made due, when ``throttle`` is set.
@@ -222,9 +229,7 @@ public struct DeliveryWorker: Sendable {
                 next = claimed.isEmpty ? nil : claimed
                 total.add(round)
                 if let paused = round.paused {
-                    logger.critical(
-                        "APNs rejected the provider token (\(paused)): check SCOREFEED_APNS_KEY_ID, SCOREFEED_APNS_TEAM_ID and the .p8 key; delivery is paused"
-                    )
+                    reportPause(paused)
                     total.paused = paused
                     break
                 }
