@@ -3,10 +3,7 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
-import NIOHTTP1
-import NIOHTTP2
 import NIOPosix
-import NIOSSL
 
 /// A local APNs-compatible server (HTTP/2 over TLS) for tests and development.
 ///
@@ -18,12 +15,6 @@ import NIOSSL
 /// Lifecycle: ``start(_:)`` + ``stop()``, or structured: ``withRunning(_:_:)``, or ``bind(_:)`` then
 /// ``run()`` in a task of your own (e.g. a service group); ``run()`` returns on cancellation or ``stop()``.
 public final class APNsSandbox: Sendable {
-    struct AcceptedConnection: Sendable {
-        var id: Int
-        var channel: any Channel
-        var multiplexer: NIOHTTP2Handler.AsyncStreamMultiplexer<IncomingStream>
-    }
-
     /// The configuration the sandbox runs with.
     public let configuration: Configuration
     /// The bound TCP port (the chosen one when the configuration asked for `0`).
@@ -39,13 +30,16 @@ public final class APNsSandbox: Sendable {
     let connections: ConnectionRegistry
     let validator: RequestValidator
     let logger: Logger
-    let serverChannel: NIOAsyncChannel<AcceptedConnection, Never>
+    let serverChannel: any Channel
+    /// The sandbox's own event loop(s): the listener and every connection, apart from the clients' loops.
+    let group: MultiThreadedEventLoopGroup
     private let stopSignal: AsyncStream<Void>.Continuation
     private let stopStream: AsyncStream<Void>
     private let lifecycle = NIOLockedValueBox(Lifecycle())
 
     private struct Lifecycle {
         var running = false
+        var shutDown = false
         var ownedTask: Task<Void, Never>?
     }
 
@@ -54,7 +48,8 @@ public final class APNsSandbox: Sendable {
         port: Int,
         certificates: SandboxCertificates,
         caCertificatePath: String,
-        serverChannel: NIOAsyncChannel<AcceptedConnection, Never>,
+        serverChannel: any Channel,
+        group: MultiThreadedEventLoopGroup,
         state: SandboxState,
         connections: ConnectionRegistry,
         validator: RequestValidator,
@@ -65,6 +60,7 @@ public final class APNsSandbox: Sendable {
         self.caCertificatePEM = certificates.caCertificatePEM
         self.caCertificatePath = caCertificatePath
         self.serverChannel = serverChannel
+        self.group = group
         self.state = state
         self.connections = connections
         self.validator = validator
@@ -112,13 +108,25 @@ public final class APNsSandbox: Sendable {
             )
         )
         let connections = ConnectionRegistry()
-        let serverChannel = try await bindSocket(
-            configuration,
-            sslContext: certificates.makeSSLContext(),
-            registry: connections
-        )
-        guard let port = serverChannel.channel.localAddress?.port else {
-            serverChannel.channel.close(promise: nil)
+        let sslContext = try certificates.makeSSLContext()
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: eventLoopThreads)
+        let serverChannel: any Channel
+        do {
+            serverChannel = try await bindSocket(
+                configuration,
+                group: group,
+                sslContext: sslContext,
+                registry: connections,
+                state: state,
+                validator: validator,
+                logger: logger
+            )
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+        guard let port = serverChannel.localAddress?.port else {
+            try? await group.shutdownGracefully()
             throw APNsSandboxError(.bindFailed, "the listening socket has no port")
         }
         logger.debug("APNs sandbox bound", metadata: ["sandbox.port": "\(port)", "sandbox.ca": "\(caPath)"])
@@ -128,6 +136,7 @@ public final class APNsSandbox: Sendable {
             certificates: certificates,
             caCertificatePath: caPath,
             serverChannel: serverChannel,
+            group: group,
             state: state,
             connections: connections,
             validator: validator,
@@ -187,15 +196,8 @@ public final class APNsSandbox: Sendable {
             return !state.running
         }
         guard first else { return }
-        await withDiscardingTaskGroup { group in
-            group.addTask { await self.acceptConnections() }
-            for await _ in stopStream {}
-            group.cancelAll()
-            serverChannel.channel.close(promise: nil)
-            connections.closeAll()
-        }
-        await state.close()
-        logger.debug("APNs sandbox stopped", metadata: ["sandbox.port": "\(port)"])
+        for await _ in stopStream {}  // until stop() or cancellation
+        await shutDown()
     }
 
     /// Stops serving: closes the listening socket and every connection, and (for ``start(_:)``) waits until
@@ -206,22 +208,38 @@ public final class APNsSandbox: Sendable {
             defer { state.running = true }  // a later run() returns at once
             return (state.ownedTask, state.running)
         }
-        if !wasRunning {
-            serverChannel.channel.close(promise: nil)
-            connections.closeAll()
-            await state.close()
-        }
+        if !wasRunning { await shutDown() }
         await task?.value
     }
 
+    /// Closes the listener and every connection, then ends the event loop(s) and the delivery log. Once.
+    private func shutDown() async {
+        let first = lifecycle.withLockedValue { state in
+            defer { state.shutDown = true }
+            return !state.shutDown
+        }
+        guard first else { return }
+        try? await serverChannel.close()
+        connections.closeAll()
+        // Fails the pending delays, which record their requests as abandoned.
+        try? await group.shutdownGracefully()
+        state.close()
+        logger.debug("APNs sandbox stopped", metadata: ["sandbox.port": "\(port)"])
+    }
+
+    deinit {
+        // Neither run() nor stop() ended the event loop (a bound sandbox dropped unused).
+        if !lifecycle.withLockedValue({ $0.shutDown }) { group.shutdownGracefully { _ in } }
+    }
+
     /// Every request received so far, in order of completion.
-    public func deliveries() async -> [Delivery] { await state.deliveries() }
+    public func deliveries() async -> [Delivery] { state.deliveries() }
 
     /// The requests that were delivered (see ``Delivery/isDelivered``).
-    public func delivered() async -> [Delivery] { await state.deliveries().filter(\.isDelivered) }
+    public func delivered() async -> [Delivery] { state.deliveries().filter(\.isDelivered) }
 
     /// Forgets the recorded requests (the delivery log file is kept).
-    public func removeAllDeliveries() async { await state.removeAllDeliveries() }
+    public func removeAllDeliveries() async { state.removeAllDeliveries() }
 
     /// Queues a fault for the next `count` requests (to `token` only, when given).
     /// - Parameters:
@@ -229,18 +247,22 @@ public final class APNsSandbox: Sendable {
     ///   - count: How many matching requests it applies to (default 1).
     ///   - token: Restrict it to one device token (default: any request).
     public func inject(_ fault: Fault, count: Int = 1, token: String? = nil) async {
-        await state.inject(ScriptedFault(fault, count: count, token: token))
+        state.inject(ScriptedFault(fault, count: count, token: token))
     }
 
     /// The faults not consumed yet.
-    public func pendingFaults() async -> [ScriptedFault] { await state.pendingFaults() }
+    public func pendingFaults() async -> [ScriptedFault] { state.pendingFaults() }
 
     /// Drops all queued faults.
-    public func removeAllFaults() async { await state.removeAllFaults() }
+    public func removeAllFaults() async { state.removeAllFaults() }
 
     /// How many TCP connections were accepted since start.
     public func connectionCount() -> Int { connections.acceptedCount }
 
     /// The largest number of requests (HTTP/2 streams) handled at the same time since start.
-    public func peakConcurrentRequests() async -> Int { await state.peakConcurrentRequests() }
+    public func peakConcurrentRequests() async -> Int { state.peakConcurrentRequests() }
+
+    /// Threads of the sandbox's own event loop group: one connection lives on one loop, so one thread (two
+    /// measured no faster with one client connection).
+    static let eventLoopThreads = 1
 }

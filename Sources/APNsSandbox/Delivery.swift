@@ -73,7 +73,7 @@ struct DeliveryLogLine: Encodable {
     var outcome: Delivery.Outcome
 
     init(_ delivery: Delivery) {
-        time = ISO8601DateFormatter().string(from: delivery.time)
+        time = delivery.time.formatted(.iso8601)
         connection = delivery.connection
         method = delivery.method
         path = delivery.path
@@ -88,5 +88,29 @@ struct DeliveryLogLine: Encodable {
         reason = delivery.reason
         fault = delivery.fault
         outcome = delivery.outcome
+    }
+}
+
+extension Delivery {
+    /// A record of `request`, received at `time`, with no answer yet.
+    init(_ request: SandboxRequest, connectionId: Int, time: Date) {
+        self.init(
+            time: time,
+            connection: connectionId,
+            method: request.method,
+            path: request.path,
+            token: request.token,
+            apnsId: request.apnsId ?? UUID().uuidString.lowercased(),
+            pushType: request.pushType,
+            topic: request.topic,
+            priority: request.priority.flatMap { Int($0) },
+            expiration: request.expiration.flatMap { Int64($0) },
+            headers: request.headers,
+            payload: request.body,
+            status: nil,
+            reason: nil,
+            fault: nil,
+            outcome: .rejected
+        )
     }
 }

@@ -1,16 +1,4 @@
 import Foundation
-import NIOHTTP1
-
-/// A complete request as the sandbox received it.
-struct SandboxRequest: Sendable {
-    var method: String
-    var path: String
-    var headers: HTTPHeaders
-    /// The body, at most ``RequestValidator/maximumStoredBody`` bytes.
-    var body: [UInt8]
-    /// The full body length, even beyond what was stored.
-    var bodyLength: Int
-}
 
 /// The answer to a request: a status and, for errors, an APNs reason.
 struct Verdict: Sendable, Hashable {
@@ -25,14 +13,16 @@ struct RequestValidator: Sendable {
     static let maximumPayload = 4096
     static let maximumStoredBody = 64 * 1024
     static let pathPrefix = "/3/device/"
-    static let checkedSingleHeaders = [
-        "apns-push-type", "apns-topic", "apns-priority", "apns-expiration", "apns-id", "authorization",
-    ]
 
     let bundleId: String
     let tokenVerifier: ProviderTokenVerifier
+    let topic: String
 
-    var topic: String { "\(bundleId).push-type.liveactivity" }
+    init(bundleId: String, tokenVerifier: ProviderTokenVerifier) {
+        self.bundleId = bundleId
+        self.tokenVerifier = tokenVerifier
+        self.topic = "\(bundleId).push-type.liveactivity"
+    }
 
     /// The device token of a `/3/device/<token>` path (possibly empty or malformed), `nil` for other paths.
     static func deviceToken(inPath path: String) -> String? {
@@ -40,62 +30,54 @@ struct RequestValidator: Sendable {
         return String(path.dropFirst(pathPrefix.count))
     }
 
-    /// The request's `apns-id` when it is a UUID, lowercased.
-    static func requestApnsId(_ headers: HTTPHeaders) -> String? {
-        headers.first(name: "apns-id").flatMap(UUID.init(uuidString:)).map { $0.uuidString.lowercased() }
-    }
-
     func validate(_ request: SandboxRequest, now: Date) -> Verdict {
-        let headers = request.headers
         guard request.method == "POST" else { return Verdict(status: 405, reason: "MethodNotAllowed") }
-        guard let token = Self.deviceToken(inPath: request.path) else { return Verdict(status: 404, reason: "BadPath") }
+        guard let token = request.token else { return Verdict(status: 404, reason: "BadPath") }
         guard !token.isEmpty else { return Verdict(status: 400, reason: "MissingDeviceToken") }
-        guard (64...200).contains(token.utf8.count), token.allSatisfy(\.isHexDigit) else {
+        guard (64...200).contains(token.utf8.count), Self.isHex(token) else {
             return Verdict(status: 400, reason: "BadDeviceToken")
         }
-        if Self.checkedSingleHeaders.contains(where: { headers[$0].count > 1 }) {
-            return Verdict(status: 400, reason: "DuplicateHeaders")
-        }
-        if headers.first(name: "apns-id") != nil, Self.requestApnsId(headers) == nil {
-            return Verdict(status: 400, reason: "BadMessageId")
-        }
-        if let reason = tokenVerifier.check(authorization: headers.first(name: "authorization"), now: now) {
+        if request.hasDuplicateHeaders { return Verdict(status: 400, reason: "DuplicateHeaders") }
+        if request.apnsIdField != nil, request.apnsId == nil { return Verdict(status: 400, reason: "BadMessageId") }
+        if let reason = tokenVerifier.check(authorization: request.authorization, now: now) {
             return Verdict(status: 403, reason: reason)
         }
-        if let verdict = checkTopic(headers) { return verdict }
-        if let priority = headers.first(name: "apns-priority"), priority != "5", priority != "10" {
+        if let verdict = checkTopic(request) { return verdict }
+        if let priority = request.priority, priority != "5", priority != "10" {
             return Verdict(status: 400, reason: "BadPriority")
         }
-        if let expiration = headers.first(name: "apns-expiration"), Int64(expiration) == nil {
+        if let expiration = request.expiration, Int64(expiration) == nil {
             return Verdict(status: 400, reason: "BadExpirationDate")
         }
         if request.bodyLength > Self.maximumPayload { return Verdict(status: 413, reason: "PayloadTooLarge") }
-        guard Self.hasApsObject(request.body) else { return Verdict(status: 400, reason: "PayloadEmpty") }
+        guard PayloadCheck.hasApsObject(request.body) else { return Verdict(status: 400, reason: "PayloadEmpty") }
         return .ok
+    }
+
+    /// Hex digits (ASCII, or what `Character.isHexDigit` accepts).
+    private static func isHex(_ token: String) -> Bool {
+        token.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+                UInt8(ascii: "A")...UInt8(ascii: "F"):
+                true
+            default: false
+            }
+        } || token.allSatisfy(\.isHexDigit)
     }
 
     /// MissingTopic, BadTopic (not a Live Activity topic), InvalidPushType, DeviceTokenNotForTopic
     /// (a Live Activity topic of another app).
-    private func checkTopic(_ headers: HTTPHeaders) -> Verdict? {
-        guard let requestTopic = headers.first(name: "apns-topic"), !requestTopic.isEmpty else {
+    private func checkTopic(_ request: SandboxRequest) -> Verdict? {
+        guard let requestTopic = request.topic, !requestTopic.isEmpty else {
             return Verdict(status: 400, reason: "MissingTopic")
         }
         let suffix = ".push-type.liveactivity"
         guard requestTopic.hasSuffix(suffix), requestTopic.count > suffix.count else {
             return Verdict(status: 400, reason: "BadTopic")
         }
-        guard headers.first(name: "apns-push-type") == "liveactivity" else {
-            return Verdict(status: 400, reason: "InvalidPushType")
-        }
+        guard request.pushType == "liveactivity" else { return Verdict(status: 400, reason: "InvalidPushType") }
         guard requestTopic == topic else { return Verdict(status: 400, reason: "DeviceTokenNotForTopic") }
         return nil
-    }
-
-    /// Whether the body is a JSON object with an `aps` object.
-    static func hasApsObject(_ body: [UInt8]) -> Bool {
-        guard !body.isEmpty,
-            let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
-        else { return false }
-        return object["aps"] is [String: Any]
     }
 }

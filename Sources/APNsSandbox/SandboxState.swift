@@ -1,75 +1,102 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// The mutable state of a running sandbox: records, the fault queue and request counters.
-actor SandboxState {
-    private var records: [Delivery] = []
-    private var faults: [ScriptedFault]
-    private var requestsInFlight = 0
-    private var peakRequestsInFlight = 0
-    private var logFile: FileHandle?
+///
+/// Synchronous (a lock), because requests are handled on the event loop.
+final class SandboxState: Sendable {
+    private struct State {
+        var records: [Delivery] = []
+        var faults: [ScriptedFault]
+        var requestsInFlight = 0
+        var peakRequestsInFlight = 0
+        var log: DeliveryLog?
+    }
+
+    private let state: NIOLockedValueBox<State>
 
     init(faults: [ScriptedFault], deliveryLog: String?) throws(APNsSandboxError) {
-        self.faults = faults
-        guard let deliveryLog else {
-            self.logFile = nil
-            return
-        }
-        if !FileManager.default.fileExists(atPath: deliveryLog) {
-            _ = FileManager.default.createFile(atPath: deliveryLog, contents: nil)
-        }
-        guard let handle = FileHandle(forWritingAtPath: deliveryLog) else {
-            throw APNsSandboxError(.cannotWriteFile, "cannot open delivery log \(deliveryLog)")
-        }
-        handle.seekToEndOfFile()
-        self.logFile = handle
+        state = NIOLockedValueBox(State(faults: faults, log: try deliveryLog.map(DeliveryLog.init(path:))))
     }
 
     // MARK: Records
 
+    /// Keeps `delivery` (and appends it to the delivery log, in the same order).
     func record(_ delivery: Delivery) {
-        records.append(delivery)
-        guard let logFile else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        if let line = try? encoder.encode(DeliveryLogLine(delivery)) {
-            logFile.write(line + Data("\n".utf8))
+        state.withLockedValue { state in
+            state.records.append(delivery)
+            state.log?.append(delivery)
         }
     }
 
-    func deliveries() -> [Delivery] { records }
+    func deliveries() -> [Delivery] { state.withLockedValue { $0.records } }
 
-    func removeAllDeliveries() { records.removeAll() }
+    func removeAllDeliveries() { state.withLockedValue { $0.records.removeAll() } }
 
     // MARK: Faults
 
-    func inject(_ fault: ScriptedFault) { faults.append(fault) }
+    func inject(_ fault: ScriptedFault) { state.withLockedValue { $0.faults.append(fault) } }
 
-    func pendingFaults() -> [ScriptedFault] { faults }
+    func pendingFaults() -> [ScriptedFault] { state.withLockedValue { $0.faults } }
 
-    func removeAllFaults() { faults.removeAll() }
+    func removeAllFaults() { state.withLockedValue { $0.faults.removeAll() } }
 
     /// Consumes one use of the first queued fault matching `token`.
     func takeFault(token: String?) -> Fault? {
-        guard let index = faults.firstIndex(where: { $0.matches(token: token) }) else { return nil }
-        let fault = faults[index].fault
-        faults[index].count -= 1
-        if faults[index].count == 0 { faults.remove(at: index) }
-        return fault
+        state.withLockedValue { state in
+            guard let index = state.faults.firstIndex(where: { $0.matches(token: token) }) else { return nil }
+            let fault = state.faults[index].fault
+            state.faults[index].count -= 1
+            if state.faults[index].count == 0 { state.faults.remove(at: index) }
+            return fault
+        }
     }
 
     // MARK: Requests in flight
 
     func requestStarted() {
-        requestsInFlight += 1
-        peakRequestsInFlight = max(peakRequestsInFlight, requestsInFlight)
+        state.withLockedValue { state in
+            state.requestsInFlight += 1
+            state.peakRequestsInFlight = max(state.peakRequestsInFlight, state.requestsInFlight)
+        }
     }
 
-    func requestFinished() { requestsInFlight -= 1 }
+    func requestFinished() { state.withLockedValue { $0.requestsInFlight -= 1 } }
 
-    func peakConcurrentRequests() -> Int { peakRequestsInFlight }
+    func peakConcurrentRequests() -> Int { state.withLockedValue { $0.peakRequestsInFlight } }
 
+    /// Closes the delivery log; later records are only kept in memory.
     func close() {
-        try? logFile?.close()
-        logFile = nil
+        state.withLockedValue { state in
+            state.log?.close()
+            state.log = nil
+        }
     }
+}
+
+/// The optional JSON-lines file of recorded requests.
+private struct DeliveryLog {
+    let file: FileHandle
+    let encoder: JSONEncoder
+
+    init(path: String) throws(APNsSandboxError) {
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+        }
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            throw APNsSandboxError(.cannotWriteFile, "cannot open delivery log \(path)")
+        }
+        handle.seekToEndOfFile()
+        file = handle
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    }
+
+    func append(_ delivery: Delivery) {
+        guard var line = try? encoder.encode(DeliveryLogLine(delivery)) else { return }
+        line.append(UInt8(ascii: "\n"))
+        file.write(line)
+    }
+
+    func close() { try? file.close() }
 }

@@ -1,0 +1,183 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+
+/// Handles one HTTP/2 stream on its event loop: collects the request, then plays a queued fault or checks
+/// it, records it and answers.
+final class RequestHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame.FramePayload
+    typealias OutboundOut = HTTP2Frame.FramePayload
+
+    private enum Phase {
+        case receiving, handling, done
+    }
+
+    private let state: SandboxState
+    private let validator: RequestValidator
+    private let logger: Logger
+    private let connectionId: Int
+    private var request: SandboxRequest?
+    private var phase = Phase.receiving
+
+    init(state: SandboxState, validator: RequestValidator, logger: Logger, connectionId: Int) {
+        self.state = state
+        self.validator = validator
+        self.logger = logger
+        self.connectionId = connectionId
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        state.requestStarted()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard phase == .receiving else { return }
+        let endStream: Bool
+        switch unwrapInboundIn(data) {
+        case .headers(let headers):
+            if request == nil {  // later header blocks are trailers
+                request = SandboxRequest(headerBlock: headers.headers, endStream: headers.endStream)
+                guard request != nil else { return fail(context, "malformed request head") }
+            }
+            endStream = headers.endStream
+        case .data(let data):
+            if case .byteBuffer(let buffer) = data.data { request?.append(buffer.readableBytesView) }
+            endStream = data.endStream
+        default:
+            return
+        }
+        guard endStream else { return }
+        guard let request else { return fail(context, "no request head") }
+        phase = .handling
+        process(request, context: context)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if phase == .receiving {
+            logger.debug("APNs sandbox stream closed before the request was complete")
+            finish()
+        }
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        fail(context, "\(error)")
+    }
+
+    /// Gives up on the stream (closes it) unless the request is already being answered.
+    private func fail(_ context: ChannelHandlerContext, _ problem: String) {
+        logger.debug("APNs sandbox stream failed", metadata: ["error": "\(problem)"])
+        if phase == .receiving { finish() }
+        context.close(promise: nil)
+    }
+
+    private func finish() {
+        guard phase != .done else { return }
+        phase = .done
+        state.requestFinished()
+    }
+
+    /// Applies a queued fault, or checks the request; records it and answers.
+    private func process(_ request: SandboxRequest, context: ChannelHandlerContext) {
+        let now = Date()
+        var delivery = Delivery(request, connectionId: connectionId, time: now)
+        switch state.takeFault(token: request.token) {
+        case .respond(let status, let reason, let stamp):
+            delivery.fault = Fault.respond(status: status, reason: reason, timestamp: stamp).description
+            delivery.outcome = .faulted
+            let timestamp = stamp ?? (status == 410 ? Int64(now.timeIntervalSince1970 * 1000) : nil)
+            answer(Verdict(status: status, reason: reason), delivery: delivery, timestamp: timestamp, context: context)
+        case .dropConnection:
+            delivery.fault = Fault.dropConnection.description
+            delivery.outcome = .dropped
+            state.record(delivery)
+            context.channel.parent?.close(promise: nil)
+            finish()
+        case .delay(let duration):
+            delivery.fault = Fault.delay(duration).description
+            let loop = context.eventLoop.assumeIsolated()
+            let scheduled = loop.scheduleTask(in: Self.timeAmount(duration)) {
+                // The client may have given up (reset the stream) meanwhile.
+                guard context.channel.isActive else { return self.abandon(delivery) }
+                self.answer(request, delivery: delivery, now: Date(), context: context)
+            }
+            // The event loop shuts down (the sandbox stops) before the delay is over.
+            scheduled.futureResult.assumeIsolated().whenFailure { _ in self.abandon(delivery) }
+        case nil:
+            answer(request, delivery: delivery, now: now, context: context)
+        }
+    }
+
+    private func abandon(_ delivery: Delivery) {
+        var delivery = delivery
+        delivery.outcome = .abandoned
+        state.record(delivery)
+        finish()
+    }
+
+    /// Checks the request and answers with the verdict.
+    private func answer(_ request: SandboxRequest, delivery: Delivery, now: Date, context: ChannelHandlerContext) {
+        var delivery = delivery
+        let verdict = validator.validate(request, now: now)
+        delivery.outcome = verdict.status == 200 ? .delivered : .rejected
+        answer(verdict, delivery: delivery, timestamp: nil, context: context)
+    }
+
+    /// Records `delivery` with the verdict, then writes the answer.
+    private func answer(_ verdict: Verdict, delivery: Delivery, timestamp: Int64?, context: ChannelHandlerContext) {
+        var delivery = delivery
+        delivery.status = verdict.status
+        delivery.reason = verdict.reason
+        // Record before answering, so a client that got the answer also finds the record.
+        state.record(delivery)
+        var headers = HPACKHeaders()
+        headers.reserveCapacity(4)
+        headers.add(name: ":status", value: verdict.status == 200 ? "200" : String(verdict.status))
+        headers.add(name: "apns-id", value: delivery.apnsId)
+        if let reason = verdict.reason {
+            let body = ErrorBody.json(reason: reason, timestamp: timestamp)
+            headers.add(name: "content-type", value: "application/json")
+            headers.add(name: "content-length", value: String(body.utf8.count))
+            context.write(wrapOutboundOut(.headers(.init(headers: headers))), promise: nil)
+            let buffer = context.channel.allocator.buffer(string: body)
+            context.writeAndFlush(
+                wrapOutboundOut(.data(.init(data: .byteBuffer(buffer), endStream: true))), promise: nil)
+        } else {
+            context.writeAndFlush(wrapOutboundOut(.headers(.init(headers: headers, endStream: true))), promise: nil)
+        }
+        finish()
+    }
+
+    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = min(duration, .seconds(365 * 24 * 3600)).components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
+
+/// The JSON body of an error answer, as APNs writes it: `{"reason":…}` plus `timestamp` for 410.
+enum ErrorBody {
+    static func json(reason: String, timestamp: Int64?) -> String {
+        var json = #"{"reason":""#
+        for scalar in reason.unicodeScalars {
+            switch scalar {
+            case "\"": json += #"\""#
+            case "\\": json += #"\\"#
+            case "/": json += #"\/"#
+            case "\n": json += #"\n"#
+            case "\r": json += #"\r"#
+            case "\t": json += #"\t"#
+            case "\u{08}": json += #"\b"#
+            case "\u{0C}": json += #"\f"#
+            case "\u{00}"..."\u{1F}":
+                let hex = String(scalar.value, radix: 16)
+                json += #"\u"# + String(repeating: "0", count: 4 - hex.count) + hex
+            default: json.unicodeScalars.append(scalar)
+            }
+        }
+        json += "\""
+        if let timestamp { json += #","timestamp":\#(timestamp)"# }
+        return json + "}"
+    }
+}
