@@ -19,9 +19,8 @@ public final class APNsClient: Sendable {
     /// The time one request may take, from queueing to the end of the answer.
     public let requestTimeout: Duration
 
-    let httpClient: HTTPClient
-    let logger: Logger
-    let eventLoopGroup: any EventLoopGroup
+    private let httpClient: HTTPClient
+    private let logger: Logger
     private let baseURL: String
 
     /// Creates a client.
@@ -42,7 +41,6 @@ public final class APNsClient: Sendable {
         self.requestTimeout = requestTimeout
         self.tokenProvider = tokenProvider ?? APNsTokenProvider(configuration: configuration)
         self.logger = logger
-        self.eventLoopGroup = eventLoopGroup
         var url = configuration.environment.baseURL.absoluteString
         while url.hasSuffix("/") { url.removeLast() }
         self.baseURL = url
@@ -77,11 +75,27 @@ public final class APNsClient: Sendable {
     ///   - timeout: The time this request may take (default: ``requestTimeout``).
     /// - Returns: The status, reason, echoed `apns-id` and 410 timestamp, or a transport error.
     public func send(_ request: APNsRequest, timeout: Duration? = nil) async -> APNsResult {
-        await send(queues: [[request]], timeout: timeout)[0][0]
-    }
-
-    static func isValidToken(_ token: String) -> Bool {
-        !token.isEmpty && token.utf8.allSatisfy(isASCIIAlphanumeric)
+        let token = request.deviceToken
+        guard !token.isEmpty, token.utf8.allSatisfy(Self.isASCIIAlphanumeric) else {
+            return APNsResult(error: APNsError(.invalidRequest, "device token must be ASCII letters and digits"))
+        }
+        let jwt: String
+        do {
+            jwt = try tokenProvider.token()
+        } catch {
+            return log(APNsResult(error: error), request)
+        }
+        let deadline = NIODeadline.now() + TimeAmount(timeout ?? requestTimeout)
+        var result = await execute(request, jwt: jwt, deadline: deadline)
+        if result.error == Self.notStarted, !Task.isCancelled {
+            result = await execute(request, jwt: jwt, deadline: deadline)
+        }
+        switch (result.status, result.reason) {
+        case (403, "ExpiredProviderToken"): tokenProvider.tokenExpired(jwt)
+        case (429, "TooManyProviderTokenUpdates"): tokenProvider.keepCurrentToken()
+        default: break
+        }
+        return log(result, request)
     }
 
     private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
@@ -90,10 +104,21 @@ public final class APNsClient: Sendable {
     }
 
     /// async-http-client's answer for a request leased to a connection that was closing at that moment.
-    static let notStarted = APNsError(.connectionClosed, "request cancelled: its connection was closing")
+    private static let notStarted = APNsError(.connectionClosed, "request cancelled: its connection was closing")
 
-    /// A request not sent because the sending task was cancelled first.
-    static let cancelledBeforeStart = APNsError(.connectionClosed, "request not sent: the sender was cancelled")
+    private func execute(_ request: APNsRequest, jwt: String, deadline: NIODeadline) async -> APNsResult {
+        do {
+            let response = try await httpClient.execute(
+                makeHTTPRequest(request, jwt: jwt),
+                deadline: deadline,
+                logger: logger
+            )
+            let body = try await response.body.collect(upTo: 64 * 1024)
+            return Self.result(status: Int(response.status.code), headers: response.headers, body: body)
+        } catch {
+            return APNsResult(error: Self.transportError(error))
+        }
+    }
 
     /// Closes the connections; the client cannot send afterwards.
     /// - Throws: The error of async-http-client's shutdown, if any.
@@ -101,20 +126,18 @@ public final class APNsClient: Sendable {
         try await httpClient.shutdown()
     }
 
-    /// The HTTP request of a push.
-    func makeRequest(_ request: APNsRequest, jwt: String) throws -> HTTPClient.Request {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(7)
-        headers.add(name: "apns-push-type", value: "liveactivity")
-        headers.add(name: "apns-topic", value: configuration.topic)
-        headers.add(name: "apns-priority", value: String(request.priority.rawValue))
-        headers.add(name: "apns-expiration", value: String(request.expiration))
-        headers.add(name: "apns-id", value: request.apnsId.uuidString.lowercased())
-        headers.add(name: "authorization", value: "bearer \(jwt)")
-        headers.add(name: "content-type", value: "application/json")
-        return try HTTPClient.Request(
-            url: "\(baseURL)/3/device/\(request.deviceToken)", method: .POST, headers: headers,
-            body: .bytes(request.payload))
+    private func makeHTTPRequest(_ request: APNsRequest, jwt: String) -> HTTPClientRequest {
+        var http = HTTPClientRequest(url: "\(baseURL)/3/device/\(request.deviceToken)")
+        http.method = .POST
+        http.headers.add(name: "apns-push-type", value: "liveactivity")
+        http.headers.add(name: "apns-topic", value: configuration.topic)
+        http.headers.add(name: "apns-priority", value: String(request.priority.rawValue))
+        http.headers.add(name: "apns-expiration", value: String(request.expiration))
+        http.headers.add(name: "apns-id", value: request.apnsId.uuidString.lowercased())
+        http.headers.add(name: "authorization", value: "bearer \(jwt)")
+        http.headers.add(name: "content-type", value: "application/json")
+        http.body = .bytes(ByteBuffer(bytes: request.payload))
+        return http
     }
 
     private struct ErrorBody: Decodable {
@@ -160,7 +183,7 @@ public final class APNsClient: Sendable {
         return APNsError(.transport, "\(type(of: error)): \(error)")
     }
 
-    func log(_ result: APNsResult, _ request: APNsRequest) -> APNsResult {
+    private func log(_ result: APNsResult, _ request: APNsRequest) -> APNsResult {
         // The common case, a delivered push below the debug level, costs nothing.
         if result.isDelivered, logger.logLevel > .debug { return result }
         var metadata: Logger.Metadata = [

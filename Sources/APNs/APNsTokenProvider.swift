@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 
 /// Hands out the provider token (JWT) for every request, reusing one token as APNs asks.
 ///
@@ -7,7 +8,10 @@ import Foundation
 /// - It is never regenerated more often than every ``minimumRegenerationInterval`` (20 minutes),
 ///   except after ``tokenExpired(_:)`` (APNs answered `403 ExpiredProviderToken`).
 /// - Time comes from the `clock` closure, so tests can move it.
-public actor APNsTokenProvider {
+///
+/// Synchronous behind a lock rather than an actor: every request asks for the token, and a hop to an
+/// actor per push cost more than the rest of the bookkeeping of a send.
+public final class APNsTokenProvider: Sendable {
     private let signingKey: P256.Signing.PrivateKey
     private let keyId: String
     private let teamId: String
@@ -17,11 +21,17 @@ public actor APNsTokenProvider {
     /// The shortest time between two regenerations unless the token was reported expired.
     public let minimumRegenerationInterval: Duration
 
-    private var current: (token: String, issuedAt: Date)?
-    private var holdUntil: Date?
-    private var refreshRequested = false
+    private let state = Mutex(State())
+
+    private struct State {
+        var current: (token: String, issuedAt: Date)?
+        var holdUntil: Date?
+        var refreshRequested = false
+        var generatedCount = 0
+    }
+
     /// How many tokens have been signed so far.
-    public private(set) var generatedCount = 0
+    public var generatedCount: Int { state.withLock { $0.generatedCount } }
 
     /// Creates a provider.
     /// - Parameters:
@@ -53,7 +63,7 @@ public actor APNsTokenProvider {
     ///   - configuration: Supplies the key, key id and team id.
     ///   - reuseInterval: How long to reuse a token (default 50 minutes).
     ///   - clock: The current time.
-    public init(
+    public convenience init(
         configuration: APNsConfiguration,
         reuseInterval: Duration = .seconds(50 * 60),
         clock: @escaping @Sendable () -> Date = { Date() }
@@ -71,16 +81,18 @@ public actor APNsTokenProvider {
     /// - Throws: ``APNsError`` with code `signingFailed`.
     public func token() throws(APNsError) -> String {
         let now = clock()
-        if let current, !shouldRegenerate(current.issuedAt, now: now) {
-            return current.token
+        return try state.withLock { (state: inout State) throws(APNsError) -> String in
+            if let current = state.current, !shouldRegenerate(current.issuedAt, now: now, state) {
+                return current.token
+            }
+            let issuedAt = Int64(now.timeIntervalSince1970.rounded(.down))
+            let token = try APNsJWT.make(keyId: keyId, teamId: teamId, issuedAt: issuedAt, signingKey: signingKey)
+            state.current = (token, now)
+            state.holdUntil = nil
+            state.refreshRequested = false
+            state.generatedCount += 1
+            return token
         }
-        let issuedAt = Int64(now.timeIntervalSince1970.rounded(.down))
-        let token = try APNsJWT.make(keyId: keyId, teamId: teamId, issuedAt: issuedAt, signingKey: signingKey)
-        current = (token, now)
-        holdUntil = nil
-        refreshRequested = false
-        generatedCount += 1
-        return token
     }
 
     /// Reports that APNs rejected `token` as expired (`403 ExpiredProviderToken`): the next call to
@@ -89,20 +101,21 @@ public actor APNsTokenProvider {
     /// Reports about an older token are ignored, so many concurrent rejections cause one regeneration.
     /// - Parameter token: The token the rejected request carried.
     public func tokenExpired(_ token: String) {
-        if current?.token == token {
-            refreshRequested = true
+        state.withLock { state in
+            if state.current?.token == token { state.refreshRequested = true }
         }
     }
 
     /// Reacts to `429 TooManyProviderTokenUpdates`: keeps the current token for at least another
     /// minimum regeneration interval from now (unless it is later reported expired).
     public func keepCurrentToken() {
-        holdUntil = clock().addingTimeInterval(Self.seconds(minimumRegenerationInterval))
+        let until = clock().addingTimeInterval(Self.seconds(minimumRegenerationInterval))
+        state.withLock { $0.holdUntil = until }
     }
 
-    private func shouldRegenerate(_ issuedAt: Date, now: Date) -> Bool {
-        if refreshRequested { return true }
-        if let holdUntil, now < holdUntil { return false }
+    private func shouldRegenerate(_ issuedAt: Date, now: Date, _ state: State) -> Bool {
+        if state.refreshRequested { return true }
+        if let holdUntil = state.holdUntil, now < holdUntil { return false }
         let age = now.timeIntervalSince(issuedAt)
         return age >= Self.seconds(reuseInterval) && age >= Self.seconds(minimumRegenerationInterval)
     }

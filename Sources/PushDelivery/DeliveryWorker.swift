@@ -126,13 +126,13 @@ public struct DeliveryWorker: Sendable {
         let byActivity = Dictionary(grouping: pushes, by: \.activityId).values.map {
             $0.sorted { $0.timestamp < $1.timestamp }
         }
-        let byEnvironment = Dictionary(grouping: byActivity, by: { $0[0].environment })
         let results = await withTaskGroup(of: [(OutboxPush, APNsResult)].self) { group in
-            for (environment, queues) in byEnvironment {
-                let client = client(environment)
+            for queue in byActivity {
+                let client = client(queue[0].environment)
                 group.addTask {
-                    let results = await client.send(queues: queues.map { $0.map(Self.request) })
-                    return Array(zip(queues.joined(), results.joined()))
+                    var done: [(OutboxPush, APNsResult)] = []
+                    for push in queue { done.append((push, await client.send(Self.request(push)))) }
+                    return done
                 }
             }
             var all: [(OutboxPush, APNsResult)] = []

@@ -66,8 +66,14 @@ struct ApnsBench: AsyncParsableCommand {
             var statuses: [Int: Int] = [:]
             var failed = 0
             for start in stride(from: 0, to: pushes, by: inFlight) {
-                let queues = (start..<min(pushes, start + inFlight)).map { [request($0)] }
-                for result in await client.send(queues: queues).joined() {
+                // As the delivery worker sends a round: one task per push (per activity) in a group.
+                let results = await withTaskGroup(of: APNsResult.self) { group in
+                    for index in start..<min(pushes, start + inFlight) {
+                        group.addTask { await client.send(request(index)) }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+                for result in results {
                     if let status = result.status { statuses[status, default: 0] += 1 } else { failed += 1 }
                 }
             }

@@ -40,7 +40,7 @@ struct JWTTests {
 
     @Test func issuedAtComesFromTheClock() async throws {
         let clock = TestClock(Date(timeIntervalSince1970: 1_712_345_678.9))
-        let jwt = try await Self.makeProvider(clock).token()
+        let jwt = try Self.makeProvider(clock).token()
         let claims = try Self.decodeSegment(jwt.split(separator: ".")[1])
         #expect(String(decoding: claims, as: UTF8.self) == #"{"iat":1712345678,"iss":"TEAM123456"}"#)
     }
@@ -50,37 +50,37 @@ struct JWTTests {
     func reuseForFiftyMinutes(minutes: Double, regenerated: Bool) async throws {
         let clock = TestClock()
         let provider = try Self.makeProvider(clock)
-        let first = try await provider.token()
+        let first = try provider.token()
         clock.advance(seconds: minutes * 60)
-        let second = try await provider.token()
+        let second = try provider.token()
         #expect((first != second) == regenerated)
-        #expect(await provider.generatedCount == (regenerated ? 2 : 1))
+        #expect(provider.generatedCount == (regenerated ? 2 : 1))
     }
 
     @Test func refreshedTokenIsReusedAgain() async throws {
         let clock = TestClock()
         let provider = try Self.makeProvider(clock)
-        _ = try await provider.token()
+        _ = try provider.token()
         clock.advance(seconds: 50 * 60)
-        let second = try await provider.token()
+        let second = try provider.token()
         clock.advance(seconds: 30 * 60)
-        #expect(try await provider.token() == second)
+        #expect(try provider.token() == second)
         clock.advance(seconds: 20 * 60)
-        #expect(try await provider.token() != second)
+        #expect(try provider.token() != second)
     }
 
     @Test func expiredReportForcesARefreshWithinTwentyMinutes() async throws {
         let clock = TestClock()
         let provider = try Self.makeProvider(clock)
-        let first = try await provider.token()
+        let first = try provider.token()
         clock.advance(seconds: 60)
-        await provider.tokenExpired(first)
-        let second = try await provider.token()
+        provider.tokenExpired(first)
+        let second = try provider.token()
         #expect(second != first)
         // A late report about the old token (another in-flight request) does not regenerate again.
-        await provider.tokenExpired(first)
-        #expect(try await provider.token() == second)
-        #expect(await provider.generatedCount == 2)
+        provider.tokenExpired(first)
+        #expect(try provider.token() == second)
+        #expect(provider.generatedCount == 2)
     }
 
     @Test func neverMoreOftenThanEveryTwentyMinutesEvenWithShortReuse() async throws {
@@ -93,22 +93,22 @@ struct JWTTests {
             reuseInterval: .seconds(60),
             clock: { clock.now }
         )
-        let first = try await provider.token()
+        let first = try provider.token()
         clock.advance(seconds: 19 * 60)
-        #expect(try await provider.token() == first)
+        #expect(try provider.token() == first)
         clock.advance(seconds: 60)
-        #expect(try await provider.token() != first)
+        #expect(try provider.token() != first)
     }
 
     @Test func keepCurrentTokenHoldsItLonger() async throws {
         let clock = TestClock()
         let provider = try Self.makeProvider(clock)
-        let first = try await provider.token()
+        let first = try provider.token()
         clock.advance(seconds: 45 * 60)
-        await provider.keepCurrentToken()
+        provider.keepCurrentToken()
         clock.advance(seconds: 10 * 60)  // 55 minutes old, but held for 20 minutes from minute 45
-        #expect(try await provider.token() == first)
+        #expect(try provider.token() == first)
         clock.advance(seconds: 10 * 60)
-        #expect(try await provider.token() != first)
+        #expect(try provider.token() != first)
     }
 }
