@@ -76,7 +76,7 @@ struct EndToEndTests {
             clock.set(Date())
             let retried = await client.send(request)
             #expect(retried.status == 200)
-            #expect(await client.tokenProvider.generatedCount == 2)
+            #expect(client.tokenProvider.generatedCount == 2)
             #expect(await sandbox.deliveries().map(\.outcome) == [.rejected, .delivered])
         }
     }
