@@ -157,27 +157,12 @@ final class RequestHandler: ChannelInboundHandler {
 }
 
 /// The JSON body of an error answer, as APNs writes it: `{"reason":…}` plus `timestamp` for 410.
+/// (Error answers are rare: Foundation is fine here.)
 enum ErrorBody {
     static func json(reason: String, timestamp: Int64?) -> String {
-        var json = #"{"reason":""#
-        for scalar in reason.unicodeScalars {
-            switch scalar {
-            case "\"": json += #"\""#
-            case "\\": json += #"\\"#
-            case "/": json += #"\/"#
-            case "\n": json += #"\n"#
-            case "\r": json += #"\r"#
-            case "\t": json += #"\t"#
-            case "\u{08}": json += #"\b"#
-            case "\u{0C}": json += #"\f"#
-            case "\u{00}"..."\u{1F}":
-                let hex = String(scalar.value, radix: 16)
-                json += #"\u"# + String(repeating: "0", count: 4 - hex.count) + hex
-            default: json.unicodeScalars.append(scalar)
-            }
-        }
-        json += "\""
-        if let timestamp { json += #","timestamp":\#(timestamp)"# }
-        return json + "}"
+        var object: [String: Any] = ["reason": reason]
+        if let timestamp { object["timestamp"] = timestamp }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 }

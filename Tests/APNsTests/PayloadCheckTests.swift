@@ -150,11 +150,7 @@ struct PayloadCheckTests {
             ("Unregistered", 1_700_000_000_000, #"{"reason":"Unregistered","timestamp":1700000000000}"#),
             ("a/b\"c\\d\n\u{1}é", nil, #"{"reason":"a\/b\"c\\d\n\u0001é"}"#),
         ] as [(String, Int64?, String)])
-    func errorBody(reason: String, timestamp: Int64?, json: String) throws {
+    func errorBody(reason: String, timestamp: Int64?, json: String) {
         #expect(ErrorBody.json(reason: reason, timestamp: timestamp) == json)
-        var object: [String: Any] = ["reason": reason]
-        if let timestamp { object["timestamp"] = timestamp }
-        let foundation = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        #expect(String(decoding: foundation, as: UTF8.self) == json)
     }
 }

@@ -105,6 +105,40 @@ struct DeliveryTests {
         }
     }
 
+    @Test("many activities over many small rounds: pipelined claims and records deliver each push once, in order")
+    func pipelinedRounds() async throws {
+        try await Harness.with { h in
+            let file = fixture("delayed-postponed.jsonl")
+            let first = try FeedFile.read(file)[0].message
+            guard case .gameScheduled(_, _, let startsAt) = first.event else { throw TestDatabaseError("no schedule") }
+            let tokens = (1...40).map { String(format: "%064x", $0) }
+            _ = try await h.connection.withSession { session in
+                try Activities.registerMany(
+                    gameId: first.gameId, tokens: tokens, environment: .production, bundleId: "com.example.scores",
+                    frequentUpdates: false, at: startsAt.addingTimeInterval(-900), in: session)
+            }
+            _ = try await Replayer(ingestor: Ingestor(connection: h.connection)).replay(files: [file]) { _ in }
+            let outbox = try await h.connection.withSession { try ActivityPushes.forGame(first.gameId, in: $0) }
+            #expect(outbox.count > 40 * 10)
+            let client = try h.client()
+            var worker = h.worker(client)
+            worker.batchSize = 25
+            let total = try await worker.run(untilEmpty: true)
+            try await client.shutdown()
+            #expect(total.sent == outbox.count)
+            #expect(await delivered(h.sandbox) == expected(outbox))
+            #expect(try await h.states() == ["sent": outbox.count])
+            #expect(try await count("push_attempts", h.connection) == outbox.count)
+            let received = await h.sandbox.delivered()
+            for token in tokens {
+                let order = received.filter { $0.token == token }.map(\.apnsId)
+                let planned = outbox.filter { $0.pushToken == token }.sorted { $0.timestamp < $1.timestamp }.map(
+                    \.apnsId)
+                #expect(order == planned, "\(token.suffix(4)) received out of order")
+            }
+        }
+    }
+
     @Test("with 429, 500, 503 and dropped connections injected, every push is delivered once and none is lost")
     func faults() async throws {
         try await Harness.with { h in
