@@ -76,10 +76,14 @@ struct PushBench: AsyncParsableCommand {
                 FeedMessage(id: "bench-3", gameId: "bench", at: appendedAt, event: .runScored(team: .home, runs: 1)))
             try await projector.catchUp(connection)
             let planned = ContinuousClock.now
+            let (cpuPlanned, backendPlanned) = (processCPUSeconds(), localBackendCPUSeconds(pid: backend))
             let total = try await worker.run(untilEmpty: true)
             let done = ContinuousClock.now
-            let cpu = processCPUSeconds() - cpuBefore
-            let backendCPU = localBackendCPUSeconds(pid: backend).flatMap { after in backendBefore.map { after - $0 } }
+            let (cpuDone, backendDone) = (processCPUSeconds(), localBackendCPUSeconds(pid: backend))
+            func spent(_ from: Double?, _ to: Double?) -> Double {
+                guard let from, let to else { return -1 }
+                return rounded((to - from) * 1000, places: 0)
+            }
             try await client.shutdown()
             let latencies = await sandbox.delivered().map { $0.time.timeIntervalSince(appendedAt) * 1000 }.sorted()
             let seconds = (done - began) / .seconds(1)
@@ -100,9 +104,12 @@ struct PushBench: AsyncParsableCommand {
                 "p99AppendToPushMs": rounded(percentile(99), places: 1),
                 "connections": Double(sandbox.connectionCount()),
                 // CPU time of this process (client, local APNs server, worker) and of the PostgreSQL
-                // backend serving its connection (when it runs on this machine), over the same span.
-                "cpuScorefeedMs": rounded(cpu * 1000, places: 0),
-                "cpuPostgresBackendMs": backendCPU.map { rounded($0 * 1000, places: 0) } ?? -1,
+                // backend serving its connection (-1 when it does not run on this machine): over the
+                // whole span, and over the delivery phase alone.
+                "cpuScorefeedMs": spent(cpuBefore, cpuDone),
+                "cpuPostgresBackendMs": spent(backendBefore, backendDone),
+                "cpuDeliveryScorefeedMs": spent(cpuPlanned, cpuDone),
+                "cpuDeliveryPostgresBackendMs": spent(backendPlanned, backendDone),
             ]
         }
         await connection.close()
