@@ -61,6 +61,10 @@ struct ApnsBench: AsyncParsableCommand {
             }
             // The connection and the JWT are made before the clock starts.
             let first = await client.send(request(0))
+            if let error = first.error {
+                try await client.shutdown()
+                throw CLIError("no answer from \(url ?? "the local APNs server"): \(error)")
+            }
             let cpuBefore = processCPUSeconds()
             let began = ContinuousClock.now
             var statuses: [Int: Int] = [:]

@@ -24,6 +24,10 @@ struct PushBench: AsyncParsableCommand {
     @Option(help: "Number of activities on the game.")
     var activities = 10_000
 
+    func validate() throws {
+        guard activities > 0 else { throw ValidationError("--activities must be positive") }
+    }
+
     func run() async throws {
         try printJSON(try await withBenchSchema { try await measure(url: $0) })
     }
