@@ -15,7 +15,8 @@ extension APNsSandbox {
         public var keyId: String
         /// The PEM public key that verifies JWT signatures (the public half of the `.p8` key).
         public var publicKeyPEM: String
-        /// Where to write the generated CA certificate (PEM); `nil` = a new file in the temporary directory.
+        /// Where to write the generated CA certificate (PEM); `nil` = a new file in the temporary
+        /// directory, removed when the sandbox stops.
         public var caCertificateOutput: String?
         /// Optional file to which every recorded request is appended as one JSON line.
         public var deliveryLog: String?

@@ -19,16 +19,16 @@ public final class APNsSandbox: Sendable {
     public let configuration: Configuration
     /// The bound TCP port (the chosen one when the configuration asked for `0`).
     public let port: Int
-    /// Where the CA certificate (PEM) was written.
+    /// Where the CA certificate (PEM) was written (a temporary file, removed when the sandbox stops,
+    /// unless the configuration named one).
     public let caCertificatePath: String
     /// The CA certificate (PEM) clients must trust.
     public let caCertificatePEM: String
     /// `https://127.0.0.1:<port>` (with the configured host), the base URL for clients.
-    public var url: URL { URL(string: "https://\(configuration.host):\(port)")! }
+    public let url: URL
 
     let state: SandboxState
     let connections: ConnectionRegistry
-    let validator: RequestValidator
     let logger: Logger
     let serverChannel: any Channel
     /// The sandbox's own event loop(s): the listener and every connection, apart from the clients' loops.
@@ -36,6 +36,8 @@ public final class APNsSandbox: Sendable {
     private let stopSignal: AsyncStream<Void>.Continuation
     private let stopStream: AsyncStream<Void>
     private let lifecycle = NIOLockedValueBox(Lifecycle())
+    /// The CA certificate file is the sandbox's own (none was asked for): removed at shutdown.
+    private let ownsCACertificate: Bool
 
     private struct Lifecycle {
         var running = false
@@ -48,22 +50,23 @@ public final class APNsSandbox: Sendable {
         port: Int,
         certificates: SandboxCertificates,
         caCertificatePath: String,
+        url: URL,
         serverChannel: any Channel,
         group: MultiThreadedEventLoopGroup,
         state: SandboxState,
         connections: ConnectionRegistry,
-        validator: RequestValidator,
         logger: Logger
     ) {
         self.configuration = configuration
         self.port = port
         self.caCertificatePEM = certificates.caCertificatePEM
         self.caCertificatePath = caCertificatePath
+        self.ownsCACertificate = configuration.caCertificateOutput == nil
+        self.url = url
         self.serverChannel = serverChannel
         self.group = group
         self.state = state
         self.connections = connections
-        self.validator = validator
         self.logger = logger
         (self.stopStream, self.stopSignal) = AsyncStream<Void>.makeStream()
     }
@@ -90,25 +93,24 @@ public final class APNsSandbox: Sendable {
         else {
             throw APNsSandboxError(.invalidConfiguration, "port, ids or stream limit out of range")
         }
-        let certificates = try SandboxCertificates.generate()
-        let caPath =
-            configuration.caCertificateOutput
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("apns-sandbox-ca-\(UUID()).pem").path
-        guard FileManager.default.createFile(atPath: caPath, contents: Data(certificates.caCertificatePEM.utf8)) else {
-            throw APNsSandboxError(.cannotWriteFile, "cannot write the CA certificate to \(caPath)")
+        // An IPv6 address goes in brackets.
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        guard URL(string: "https://\(host):\(configuration.port)")?.host != nil else {
+            throw APNsSandboxError(.invalidConfiguration, "host \(configuration.host) is not an address for a URL")
         }
+        let certificates = try SandboxCertificates.generate()
+        let sslContext = try certificates.makeSSLContext()
         let state = try SandboxState(faults: configuration.faults, deliveryLog: configuration.deliveryLog)
         let validator = RequestValidator(
-            bundleId: configuration.bundleId,
+            topic: configuration.topic,
             tokenVerifier: ProviderTokenVerifier(
                 keyId: configuration.keyId,
                 teamId: configuration.teamId,
                 publicKey: publicKey,
-                lifetime: TimeInterval(Fault.milliseconds(configuration.providerTokenLifetime)) / 1000
+                lifetime: configuration.providerTokenLifetime / .seconds(1)
             )
         )
         let connections = ConnectionRegistry()
-        let sslContext = try certificates.makeSSLContext()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: eventLoopThreads)
         let serverChannel: any Channel
         do {
@@ -125,9 +127,21 @@ public final class APNsSandbox: Sendable {
             try? await group.shutdownGracefully()
             throw error
         }
-        guard let port = serverChannel.localAddress?.port else {
+        // Written once the socket is bound (no client can connect before bind returns), so a failed
+        // bind leaves no file behind.
+        let caPath =
+            configuration.caCertificateOutput
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("apns-sandbox-ca-\(UUID()).pem").path
+        func abandon(_ error: APNsSandboxError) async -> APNsSandboxError {
+            try? await serverChannel.close()
             try? await group.shutdownGracefully()
-            throw APNsSandboxError(.bindFailed, "the listening socket has no port")
+            return error
+        }
+        guard let port = serverChannel.localAddress?.port, let url = URL(string: "https://\(host):\(port)") else {
+            throw await abandon(APNsSandboxError(.bindFailed, "the listening socket has no port"))
+        }
+        guard FileManager.default.createFile(atPath: caPath, contents: Data(certificates.caCertificatePEM.utf8)) else {
+            throw await abandon(APNsSandboxError(.cannotWriteFile, "cannot write the CA certificate to \(caPath)"))
         }
         logger.debug("APNs sandbox bound", metadata: ["sandbox.port": "\(port)", "sandbox.ca": "\(caPath)"])
         return APNsSandbox(
@@ -135,11 +149,11 @@ public final class APNsSandbox: Sendable {
             port: port,
             certificates: certificates,
             caCertificatePath: caPath,
+            url: url,
             serverChannel: serverChannel,
             group: group,
             state: state,
             connections: connections,
-            validator: validator,
             logger: logger
         )
     }
@@ -224,12 +238,16 @@ public final class APNsSandbox: Sendable {
         // Fails the pending delays, which record their requests as abandoned.
         try? await group.shutdownGracefully()
         state.close()
+        if ownsCACertificate { try? FileManager.default.removeItem(atPath: caCertificatePath) }
         logger.debug("APNs sandbox stopped", metadata: ["sandbox.port": "\(port)"])
     }
 
     deinit {
         // Neither run() nor stop() ended the event loop (a bound sandbox dropped unused).
-        if !lifecycle.withLockedValue({ $0.shutDown }) { group.shutdownGracefully { _ in } }
+        if !lifecycle.withLockedValue({ $0.shutDown }) {
+            group.shutdownGracefully { _ in }
+            if ownsCACertificate { try? FileManager.default.removeItem(atPath: caCertificatePath) }
+        }
     }
 
     /// Every request received so far, in order of completion.

@@ -114,11 +114,13 @@ public struct ScriptedFault: Sendable, Hashable, CustomStringConvertible {
         return requestToken?.lowercased() == token
     }
 
+    /// A delay of `<n>ms` or `<x>s`, at most a year.
     private static func parseDuration(_ text: Substring) -> Duration? {
-        if text.hasSuffix("ms"), let value = Int64(text.dropLast(2)), value >= 0 {
+        let year = 365 * 24 * 3600
+        if text.hasSuffix("ms"), let value = Int64(text.dropLast(2)), (0...Int64(year) * 1000).contains(value) {
             return .milliseconds(value)
         }
-        if text.hasSuffix("s"), let value = Double(text.dropLast()), value >= 0, value.isFinite {
+        if text.hasSuffix("s"), let value = Double(text.dropLast()), (0...Double(year)).contains(value) {
             return .milliseconds(Int64(value * 1000))
         }
         return nil

@@ -14,15 +14,9 @@ struct RequestValidator: Sendable {
     static let maximumStoredBody = 64 * 1024
     static let pathPrefix = "/3/device/"
 
-    let bundleId: String
-    let tokenVerifier: ProviderTokenVerifier
+    /// The accepted topic, `<bundleId>.push-type.liveactivity`.
     let topic: String
-
-    init(bundleId: String, tokenVerifier: ProviderTokenVerifier) {
-        self.bundleId = bundleId
-        self.tokenVerifier = tokenVerifier
-        self.topic = "\(bundleId).push-type.liveactivity"
-    }
+    let tokenVerifier: ProviderTokenVerifier
 
     /// The device token of a `/3/device/<token>` path (possibly empty or malformed), `nil` for other paths.
     static func deviceToken(inPath path: String) -> String? {

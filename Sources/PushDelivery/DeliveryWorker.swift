@@ -35,7 +35,8 @@ public struct DeliveryWorker: Sendable {
     /// The APNs client for an activity's environment.
     public let client: @Sendable (PushEnvironment) -> APNsClient
     public let logger: Logger
-    /// Pushes claimed and in flight at once (APNs allows about a thousand streams per connection).
+    /// Pushes in one round, sent at once (APNs allows about a thousand streams per connection); the
+    /// next round is claimed while this one is on the wire, so up to twice this many are claimed.
     public var batchSize = 1000
     /// Seconds a claim is held before another worker may take the push over.
     public var lease = 30
@@ -55,13 +56,11 @@ public struct DeliveryWorker: Sendable {
         self.logger = logger
     }
 
-    /// What one attempt came to, to be recorded: the push, APNs' status and reason, the outcome.
-    typealias Attempt = (push: OutboxPush, status: Int?, reason: String?, outcome: Outbox.Outcome)
+    typealias Attempt = Outbox.Attempt
 
     /// One round: claim what is due, send it, record the outcomes.
     public func deliverDue() async throws -> DeliveryRound {
-        try await tick()
-        let pushes = try await claim()
+        let pushes = try await recordThenClaim([], claim: true)
         guard !pushes.isEmpty else { return DeliveryRound() }
         let (round, attempts) = await send(pushes)
         try await record(attempts)
@@ -96,10 +95,23 @@ public struct DeliveryWorker: Sendable {
             ])
     }
 
-    /// Records the previous round, then claims the next one: what runs while a round is on the wire.
-    private func record(_ attempts: [Attempt], thenClaim: Bool) async throws -> [OutboxPush] {
-        try await record(attempts)
-        return thenClaim ? try await claim() : []
+    /// A round's attempts that could not be recorded (the error is `underlying`).
+    private struct RecordFailed: Error {
+        var underlying: any Error
+    }
+
+    /// What runs while a round is on the wire: records the previous round, then sends what time
+    /// alone made due and claims the next round (unless `claim` is false).
+    /// - Throws: ``RecordFailed`` when the previous round was not recorded; the claim's error otherwise.
+    private func recordThenClaim(_ attempts: [Attempt], claim: Bool) async throws -> [OutboxPush] {
+        do {
+            try await record(attempts)
+        } catch {
+            throw RecordFailed(underlying: error)
+        }
+        guard claim else { return [] }
+        try await tick()
+        return try await self.claim()
     }
 
     private func claim() async throws -> [OutboxPush] {
@@ -121,8 +133,9 @@ public struct DeliveryWorker: Sendable {
     /// Sends the pushes and decides each outcome.
     private func send(_ pushes: [OutboxPush]) async -> (DeliveryRound, [Attempt]) {
         var round = DeliveryRound(claimed: pushes.count)
-        // Concurrent across activities, in timestamp order within one: APNs may still reorder, but
-        // we never hand it an older update after a newer one (or after the end) ourselves.
+        // Concurrent across activities, in timestamp order within one. (A push that must be retried
+        // does not hold back the later pushes of its activity: those go on, and the phone ignores
+        // an update older than the one it shows.)
         let byActivity = Dictionary(grouping: pushes, by: \.activityId).values.map {
             $0.sorted { $0.timestamp < $1.timestamp }
         }
@@ -143,7 +156,13 @@ public struct DeliveryWorker: Sendable {
         var generator = SystemRandomNumberGenerator()
         for (push, result) in results {
             let reason = result.reason ?? result.error.map { "\($0.code.rawValue)" }
-            var outcome: Outbox.Outcome
+            if Task.isCancelled, result.status == nil, result.action.isRetry {
+                // Shutting down cut the send short: hand the push back at once for the next worker.
+                records.append((push, result.status, reason, .release(label: "released")))
+                round.released += 1
+                continue
+            }
+            let outcome: Outbox.Outcome
             switch result.action {
             case .delivered:
                 outcome = .sent
@@ -173,12 +192,6 @@ public struct DeliveryWorker: Sendable {
                 outcome = .release(label: "paused")
                 round.paused = why
             }
-            if Task.isCancelled, result.status == nil, outcome.isRetry {
-                // Shutting down cut the send short: hand the push back at once for the next worker.
-                outcome = .release(label: "released")
-                round.retried -= 1
-                round.released += 1
-            }
             records.append((push, result.status, reason, outcome))
         }
         return (round, records)
@@ -188,8 +201,8 @@ public struct DeliveryWorker: Sendable {
     /// completes), or until nothing is left to deliver when `untilEmpty` is set.
     ///
     /// Pipelined: while a round's pushes are on the wire, the previous round's outcomes are recorded
-    /// and the next round's pushes claimed (the claim skips activities with a push in flight, so
-    /// per-activity order holds). Claimed pushes not sent when it stops are released at once; when
+    /// and the next round's pushes claimed (the claim skips activities with a push on the wire, so a
+    /// round never overtakes an earlier push of the same activity still in flight). Claimed pushes not sent when it stops are released at once; when
     /// the task is cancelled mid-round, the pushes still in flight are released too, not counted as
     /// attempts. Every round sent is recorded before it returns, also when it throws.
     ///
@@ -199,33 +212,39 @@ public struct DeliveryWorker: Sendable {
     ) async throws -> DeliveryRound {
         var total = DeliveryRound()
         var next: [OutboxPush]?
+        // Sent but not recorded yet: the round just sent, and the one being recorded while the
+        // next is on the wire.
         var unrecorded: [Attempt] = []
+        var recording: [Attempt] = []
         do {
             while !Task.isCancelled && !stop() {
-                try await tick()
                 let pushes: [OutboxPush]
                 if let claimed = next {
                     pushes = claimed
                 } else {
-                    try await record(unrecorded)
-                    unrecorded = []
-                    pushes = try await claim()
+                    (recording, unrecorded) = (unrecorded, [])
+                    pushes = try await recordThenClaim(recording, claim: true)
+                    recording = []
                 }
                 next = nil
                 if pushes.isEmpty {
                     let (count, nextIn) = try await connection.withSession { try Outbox.pending(in: $0) }
                     if untilEmpty && count == 0 { break }
                     if stop() { break }
-                    let wait = min(pollInterval, max(0.01, nextIn ?? pollInterval))
+                    // Due yet not claimed: pushes waiting behind an earlier push of their activity
+                    // that another worker holds. Polling faster would not get them sooner.
+                    let due = (nextIn ?? pollInterval) <= 0
+                    let wait = due ? pollInterval : min(pollInterval, max(0.01, nextIn ?? pollInterval))
                     try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
                     continue
                 }
                 let previous = unrecorded
-                unrecorded = []
-                async let upcoming = record(previous, thenClaim: !stop())
+                (recording, unrecorded) = (previous, [])
+                async let upcoming = recordThenClaim(previous, claim: !stop())
                 let (round, attempts) = await send(pushes)
                 unrecorded = attempts
                 let claimed = try await upcoming
+                recording = []
                 next = claimed.isEmpty ? nil : claimed
                 total.add(round)
                 if let paused = round.paused {
@@ -236,11 +255,13 @@ public struct DeliveryWorker: Sendable {
             }
             try await record(unrecorded)
         } catch {
-            // What was sent is recorded if at all possible; a push left unrecorded is sent again
-            // when its lease ends (at least once, with the same apns-id).
-            try? await record(unrecorded)
+            // What was sent is recorded if at all possible (the round being recorded too, when its
+            // record is what failed); a push left unrecorded is sent again when its lease ends (at
+            // least once, with the same apns-id).
+            let failed = error as? RecordFailed
+            try? await record((failed == nil ? [] : recording) + unrecorded)
             await release(next)
-            throw error
+            throw failed?.underlying ?? error
         }
         await release(next)
         return total

@@ -52,11 +52,12 @@ enum Outbox {
         case release(label: String)
     }
 
+    /// One attempt to record: the push, APNs' status and reason, the outcome.
+    typealias Attempt = (push: OutboxPush, status: Int?, reason: String?, outcome: Outcome)
+
     /// Records attempts and their outcomes in one transaction (the common outcome, sent, in one
     /// statement for the whole round).
-    static func record(
-        _ results: [(push: OutboxPush, status: Int?, reason: String?, outcome: Outcome)], in tx: PostgresSession
-    ) throws {
+    static func record(_ results: [Attempt], in tx: PostgresSession) throws {
         var sent: [Int] = []
         for (push, status, reason, outcome) in results {
             switch outcome {
@@ -69,20 +70,16 @@ enum Outbox {
                                                next_attempt_at = now() + make_interval(secs => $4)
                     WHERE id = $1
                     """, [push.id, status, reason, after])
-            case .deactivate(let why):
+            case .deactivate(let why), .failed(let why):
                 try tx.query(
                     """
                     UPDATE activity_pushes SET state = 'failed', claimed_until = NULL, last_status = $2, last_reason = $3
                     WHERE id = $1
                     """, [push.id, status, why])
-                // Fails the activity's other pending pushes too.
-                _ = try Activities.deactivate(token: push.pushToken, reason: why, in: tx)
-            case .failed(let why):
-                try tx.query(
-                    """
-                    UPDATE activity_pushes SET state = 'failed', claimed_until = NULL, last_status = $2, last_reason = $3
-                    WHERE id = $1
-                    """, [push.id, status, why])
+                if case .deactivate = outcome {
+                    // Fails the activity's other pending pushes too.
+                    _ = try Activities.deactivate(token: push.pushToken, reason: why, in: tx)
+                }
             case .release:
                 try tx.query(
                     """
@@ -119,11 +116,6 @@ enum Outbox {
 }
 
 extension Outbox.Outcome {
-    var isRetry: Bool {
-        if case .retry = self { return true }
-        return false
-    }
-
     /// The outcome as stored in `push_attempts.outcome` and counted in the metrics.
     var label: String {
         switch self {

@@ -33,36 +33,22 @@ struct ApnsBench: AsyncParsableCommand {
 
     func validate() throws {
         guard pushes > 0, inFlight > 0 else { throw ValidationError("--pushes and --in-flight must be positive") }
-        if url != nil, URL(string: url!)?.host == nil { throw ValidationError("--url must be an https URL") }
+        if caFile != nil, url == nil {
+            throw ValidationError("--ca-file is for --url; the local server's CA is trusted")
+        }
     }
 
     func run() async throws {
-        let pair = APNsTestKeyPair()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-apns-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let sandboxConfiguration = APNsSandbox.Configuration(
-            bundleId: "com.example.scores", teamId: "TEAM000001", keyId: "KEY0000001", publicKeyPEM: pair.publicKeyPEM,
-            caCertificateOutput: folder.appendingPathComponent("ca.pem").path)
-        let (pushes, inFlight, url, caFile) = (self.pushes, self.inFlight, self.url, self.caFile)
-        let run = try await APNsSandbox.withRunning(sandboxConfiguration) { sandbox -> Run in
-            let client = APNsClient(
-                configuration: try APNsConfiguration(
-                    signingKeyPEM: pair.privateKeyPEM, keyId: "KEY0000001", teamId: "TEAM000001",
-                    bundleId: "com.example.scores",
-                    environment: .custom(url.flatMap { URL(string: $0) } ?? sandbox.url),
-                    additionalCAFile: url == nil ? sandbox.caCertificatePath : caFile),
-                logger: Runtime.logger)
-            let payload = Array(
-                #"{"aps":{"timestamp":1700000000,"event":"update","content-state":{"home":1,"away":0,"inning":"Top 1st","outs":0,"status":"live"},"stale-date":1700000900,"relevance-score":50}}"#
-                    .utf8)
-            func request(_ index: Int) -> APNsRequest {
-                APNsRequest(deviceToken: String(format: "%064x", index + 1), payload: payload)
-            }
+        let (pushes, inFlight, url) = (self.pushes, self.inFlight, self.url)
+        let payload = Array(
+            #"{"aps":{"timestamp":1700000000,"event":"update","content-state":{"home":1,"away":0,"inning":"Top 1st","outs":0,"status":"live"},"stale-date":1700000900,"relevance-score":50}}"#
+                .utf8)
+        // Made before the clock starts.
+        let requests = (0..<pushes).map { APNsRequest(deviceToken: String(format: "%064x", $0 + 1), payload: payload) }
+        let run = try await withBenchAPNs(url: url, caFile: caFile) { client, _ -> Run in
             // The connection and the JWT are made before the clock starts.
-            let first = await client.send(request(0))
+            let first = await client.send(requests[0])
             if let error = first.error {
-                try await client.shutdown()
                 throw CLIError("no answer from \(url ?? "the local APNs server"): \(error)")
             }
             let cpuBefore = processCPUSeconds()
@@ -72,8 +58,8 @@ struct ApnsBench: AsyncParsableCommand {
             for start in stride(from: 0, to: pushes, by: inFlight) {
                 // As the delivery worker sends a round: one task per push (per activity) in a group.
                 let results = await withTaskGroup(of: APNsResult.self) { group in
-                    for index in start..<min(pushes, start + inFlight) {
-                        group.addTask { await client.send(request(index)) }
+                    for request in requests[start..<min(pushes, start + inFlight)] {
+                        group.addTask { await client.send(request) }
                     }
                     return await group.reduce(into: []) { $0.append($1) }
                 }
@@ -82,13 +68,13 @@ struct ApnsBench: AsyncParsableCommand {
                 }
             }
             let seconds = (ContinuousClock.now - began) / .seconds(1)
-            let cpu = processCPUSeconds() - cpuBefore
-            try await client.shutdown()
-            return Run(firstStatus: first.status, statuses: statuses, noAnswer: failed, seconds: seconds, cpu: cpu)
+            return Run(
+                firstStatus: first.status ?? 0, statuses: statuses, noAnswer: failed, seconds: seconds,
+                cpu: processCPUSeconds() - cpuBefore)
         }
         try printJSON([
             "benchmark": "apns", "pushes": pushes, "inFlight": inFlight,
-            "server": url ?? "in-process local APNs server", "firstStatus": run.firstStatus ?? 0,
+            "server": url ?? "in-process local APNs server", "firstStatus": run.firstStatus,
             "noAnswer": run.noAnswer,
             "statuses": Dictionary(uniqueKeysWithValues: run.statuses.map { ("\($0.key)", $0.value) }),
             "seconds": rounded(run.seconds, places: 3),
@@ -100,7 +86,7 @@ struct ApnsBench: AsyncParsableCommand {
     }
 
     private struct Run: Sendable {
-        var firstStatus: Int?
+        var firstStatus: Int
         var statuses: [Int: Int]
         var noAnswer: Int
         var seconds: Double

@@ -36,7 +36,8 @@ struct ApnsSandboxCommand: AsyncParsableCommand {
     @Option(help: "The key id expected in JWTs.")
     var keyId = "KEY0000001"
 
-    @Option(help: "PEM public key verifying the JWTs (default: the one of DIR/key.p8, created if missing).")
+    @Option(
+        help: "A file with the PEM public key verifying the JWTs (default: the one of DIR/key.p8, created if missing).")
     var publicKey: String?
 
     @Option(help: "A scripted fault (repeatable).")
@@ -46,7 +47,16 @@ struct ApnsSandboxCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let folder = URL(fileURLWithPath: dir).standardizedFileURL
         let keyFile = folder.appendingPathComponent("key.p8").path
-        let publicKeyPEM = try publicKey.map { try String(contentsOfFile: $0, encoding: .utf8) } ?? signingKey(keyFile)
+        let publicKeyPEM: String
+        if let publicKey {
+            do {
+                publicKeyPEM = try String(contentsOfFile: publicKey, encoding: .utf8)
+            } catch {
+                throw CLIError("cannot read the public key file \(publicKey): \(error.localizedDescription)")
+            }
+        } else {
+            publicKeyPEM = try signingKey(keyFile)
+        }
         let faults = try fault.map { spec in
             do {
                 return try ScriptedFault(parsing: spec)
@@ -59,11 +69,12 @@ struct ApnsSandboxCommand: AsyncParsableCommand {
                 host: host, port: port, bundleId: bundleId, teamId: teamId, keyId: keyId, publicKeyPEM: publicKeyPEM,
                 caCertificateOutput: folder.appendingPathComponent("ca.pem").path,
                 deliveryLog: folder.appendingPathComponent("deliveries.jsonl").path, faults: faults))
+        // With --public-key the private key is the caller's: the env file cannot name it.
+        let keyLine = publicKey == nil ? "SCOREFEED_APNS_KEY_FILE=\(keyFile)\n" : ""
         let env = """
             SCOREFEED_APNS_URL=\(sandbox.url.absoluteString)
             SCOREFEED_APNS_CA_FILE=\(sandbox.caCertificatePath)
-            SCOREFEED_APNS_KEY_FILE=\(keyFile)
-            SCOREFEED_APNS_KEY_ID=\(keyId)
+            \(keyLine)SCOREFEED_APNS_KEY_ID=\(keyId)
             SCOREFEED_APNS_TEAM_ID=\(teamId)
             SCOREFEED_APNS_BUNDLE_ID=\(bundleId)
 
@@ -77,22 +88,26 @@ struct ApnsSandboxCommand: AsyncParsableCommand {
             await sandbox.stop()
             await group.waitForAll()
         }
-        let deliveries = await sandbox.deliveries()
-        Output.line("stopped; \(deliveries.filter(\.isDelivered).count) of \(deliveries.count) request(s) delivered")
+        let (delivered, all) = (await sandbox.delivered().count, await sandbox.deliveries().count)
+        Output.line("stopped; \(delivered) of \(all) request(s) delivered")
     }
 
     /// The public key of the `.p8` at `path`, creating the key when the file does not exist.
     private func signingKey(_ path: String) throws -> String {
-        if let pem = try? String(contentsOfFile: path, encoding: .utf8) {
+        if FileManager.default.fileExists(atPath: path) {
             do {
+                let pem = try String(contentsOfFile: path, encoding: .utf8)
                 return try P256.Signing.PrivateKey(pemRepresentation: pem).publicKey.pemRepresentation
             } catch {
-                throw CLIError("\(path) is not a P-256 .p8 key: \(error)")
+                throw CLIError("\(path) is not a readable P-256 .p8 key: \(error)")
             }
         }
         let pair = APNsTestKeyPair()
-        try pair.privateKeyPEM.write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o600)
+        // Readable by its owner only from the start.
+        guard
+            FileManager.default.createFile(
+                atPath: path, contents: Data(pair.privateKeyPEM.utf8), attributes: [.posixPermissions: 0o600])
+        else { throw CLIError("cannot write the key \(path)") }
         return pair.publicKeyPEM
     }
 }

@@ -20,12 +20,14 @@ struct Timings {
     var total: Double { seconds.reduce(0, +) }
 
     /// The `p`-th percentile (nearest rank) in milliseconds.
-    func percentileMs(_ p: Double) -> Double {
-        guard !seconds.isEmpty else { return 0 }
-        let sorted = seconds.sorted()
-        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1
-        return sorted[max(0, min(sorted.count - 1, rank))] * 1000
-    }
+    func percentileMs(_ p: Double) -> Double { nearestRank(seconds.sorted(), p) * 1000 }
+}
+
+/// The `p`-th percentile (nearest rank) of sorted values; 0 when there are none.
+func nearestRank(_ sorted: [Double], _ p: Double) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    let rank = Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1
+    return sorted[max(0, min(sorted.count - 1, rank))]
 }
 
 /// Rounds for JSON output: rates to integers, milliseconds to microseconds.

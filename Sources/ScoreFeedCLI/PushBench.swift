@@ -35,21 +35,9 @@ struct PushBench: AsyncParsableCommand {
     private func measure(url: String) async throws -> [String: Any] {
         let connection = try await PostgresConnection.connect(url)
         try await Migrator().migrate(connection, logger: Runtime.logger)
-        let pair = APNsTestKeyPair()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-apns-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let sandboxConfiguration = APNsSandbox.Configuration(
-            bundleId: "com.example.scores", teamId: "TEAM000001", keyId: "KEY0000001", publicKeyPEM: pair.publicKeyPEM,
-            caCertificateOutput: folder.appendingPathComponent("ca.pem").path)
         let count = activities
-        let numbers = try await APNsSandbox.withRunning(sandboxConfiguration) { sandbox -> [String: Double] in
-            let client = APNsClient(
-                configuration: try APNsConfiguration(
-                    signingKeyPEM: pair.privateKeyPEM, keyId: "KEY0000001", teamId: "TEAM000001",
-                    bundleId: "com.example.scores", environment: .custom(sandbox.url),
-                    additionalCAFile: sandbox.caCertificatePath),
-                logger: Runtime.logger)
+        let numbers = try await withBenchAPNs { client, sandbox -> [String: Double] in
+            guard let sandbox else { throw CLIError("bench push needs the local APNs server") }
             let ingestor = Ingestor(connection: connection)
             let projector = Projector(clock: .wall({ Date() }))
             let now = Date()
@@ -88,13 +76,8 @@ struct PushBench: AsyncParsableCommand {
                 guard let from, let to else { return -1 }
                 return rounded((to - from) * 1000, places: 0)
             }
-            try await client.shutdown()
             let latencies = await sandbox.delivered().map { $0.time.timeIntervalSince(appendedAt) * 1000 }.sorted()
             let seconds = (done - began) / .seconds(1)
-            func percentile(_ p: Double) -> Double {
-                latencies.isEmpty
-                    ? 0 : latencies[min(latencies.count - 1, Int((p / 100 * Double(latencies.count)).rounded(.up)) - 1)]
-            }
             return [
                 "activities": Double(count), "delivered": Double(total.sent), "retried": Double(total.retried),
                 // End to end: from the append of the run to the last push accepted.
@@ -104,8 +87,8 @@ struct PushBench: AsyncParsableCommand {
                 "deliveryMs": rounded((done - planned) / .milliseconds(1), places: 1),
                 "deliveryPushesPerSecond": rounded(Double(total.sent) / ((done - planned) / .seconds(1)), places: 0),
                 "appendToLastPushMs": rounded(seconds * 1000, places: 1),
-                "p50AppendToPushMs": rounded(percentile(50), places: 1),
-                "p99AppendToPushMs": rounded(percentile(99), places: 1),
+                "p50AppendToPushMs": rounded(nearestRank(latencies, 50), places: 1),
+                "p99AppendToPushMs": rounded(nearestRank(latencies, 99), places: 1),
                 "connections": Double(sandbox.connectionCount()),
                 // CPU time of this process (client, local APNs server, worker) and of the PostgreSQL
                 // backend serving its connection (-1 when it does not run on this machine): over the

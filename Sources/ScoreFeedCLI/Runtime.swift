@@ -28,15 +28,20 @@ enum Runtime {
     }
 }
 
-/// Writes text to standard output without buffering surprises.
+/// Writes text to standard output without buffering surprises. A reader that went away (`… | head`)
+/// ends the command quietly, as with any Unix tool, instead of a crash.
 enum Output {
-    static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
-    }
+    static func write(_ text: String) { write(text, to: .standardOutput) }
 
     static func line(_ text: String) { write(text + "\n") }
 
-    static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+    static func error(_ text: String) { write(text + "\n", to: .standardError) }
+
+    private static func write(_ text: String, to handle: FileHandle) {
+        do {
+            try handle.write(contentsOf: Data(text.utf8))
+        } catch {
+            exit(0)
+        }
     }
 }

@@ -121,24 +121,25 @@ public enum Activities {
         return try result.rows.map(decode)
     }
 
-    /// Deactivates the activity with this token and fails its pending pushes (`activity inactive`).
+    /// Deactivates the activity with this token and fails its pending pushes (`activity inactive`),
+    /// in one statement, so no caller can leave one done without the other.
     /// Returns `false` when no such active activity exists.
     @discardableResult
     public static func deactivate(token: String, reason: String, in session: PostgresSession) throws -> Bool {
         let result = try session.query(
             """
-            UPDATE activities SET active = false, deactivated_reason = $2, ended_at = coalesce(ended_at, now()),
-                                  next_deadline = NULL
-            WHERE push_token = $1 AND active
-            RETURNING id
+            WITH gone AS (
+                UPDATE activities SET active = false, deactivated_reason = $2, ended_at = coalesce(ended_at, now()),
+                                      next_deadline = NULL
+                WHERE push_token = $1 AND active
+                RETURNING id
+            ), failed AS (
+                UPDATE activity_pushes p SET state = 'failed', last_reason = 'activity inactive', claimed_until = NULL
+                FROM gone WHERE p.activity_id = gone.id AND p.state = 'pending'
+            )
+            SELECT count(*) AS n FROM gone
             """, [token.lowercased(), reason])
-        guard result.count == 1 else { return false }
-        try session.query(
-            """
-            UPDATE activity_pushes SET state = 'failed', last_reason = 'activity inactive', claimed_until = NULL
-            WHERE activity_id = $1 AND state = 'pending'
-            """, [try result[0].int("id")])
-        return true
+        return try result[0].int("n") == 1
     }
 
     /// The active activities of these games with their throttles, locked for the transaction.
@@ -168,12 +169,6 @@ public enum Activities {
         return try result.rows.map {
             (try $0.int("id"), try $0.string("game_id"), try decodeThrottle($0))
         }
-    }
-
-    /// Stores a throttle's new state and its next deadline.
-    static func save(_ throttle: ActivityThrottle, id: Int, policy: ThrottlePolicy, in session: PostgresSession) throws
-    {
-        try saveAll([(id, throttle)], policy: policy, in: session)
     }
 
     /// Stores many throttles in one statement.

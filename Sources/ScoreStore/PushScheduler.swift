@@ -11,32 +11,37 @@ public enum PushScheduler {
     public static func tick(at now: Date, policy: ThrottlePolicy, limit: Int = 500, in tx: PostgresSession) throws
         -> Int
     {
-        var planned: [PlannedPush] = []
-        for (id, gameId, throttle) in try Activities.due(at: now, limit: limit, in: tx) {
-            var throttle = throttle
-            planned += throttle.tick(at: now, policy: policy).map {
-                PlannedPush(activityId: id, gameId: gameId, position: nil, push: $0)
-            }
-            try Activities.save(throttle, id: id, policy: policy, in: tx)
-        }
-        try ActivityPushes.insert(planned, in: tx)
-        return planned.count
+        let due = try Activities.due(at: now, limit: limit, in: tx).map { (id: $0.0, gameId: $0.1, throttle: $0.2) }
+        return try apply(due.map { ($0, now) }, policy: policy, in: tx)
     }
 
     /// Sends every coalesced update still waiting in these games' activities, as of the moment its
     /// interval closes: the end of a replay on the events' own clock, where no later event comes.
     public static func flushPending(games: [String], policy: ThrottlePolicy, in tx: PostgresSession) throws -> Int {
-        var planned: [PlannedPush] = []
-        for (gameId, throttles) in try Activities.throttles(games, in: tx) {
-            for (id, throttle) in throttles {
-                guard let due = throttle.pendingDue else { continue }
-                var throttle = throttle
-                planned += throttle.tick(at: due, policy: policy).map {
-                    PlannedPush(activityId: id, gameId: gameId, position: nil, push: $0)
-                }
-                try Activities.save(throttle, id: id, policy: policy, in: tx)
+        let waiting = try Activities.throttles(games, in: tx).flatMap { gameId, throttles in
+            throttles.compactMap { id, throttle in
+                throttle.pendingDue.map { ((id: id, gameId: gameId, throttle: throttle), $0) }
             }
         }
+        return try apply(waiting, policy: policy, in: tx)
+    }
+
+    /// Ticks each throttle at its time, then stores the throttles and the pushes they made (one
+    /// statement each). Returns how many pushes it wrote.
+    private static func apply(
+        _ ticks: [((id: Int, gameId: String, throttle: ActivityThrottle), Date)], policy: ThrottlePolicy,
+        in tx: PostgresSession
+    ) throws -> Int {
+        var planned: [PlannedPush] = []
+        var saved: [(Int, ActivityThrottle)] = []
+        for (activity, time) in ticks {
+            var throttle = activity.throttle
+            planned += throttle.tick(at: time, policy: policy).map {
+                PlannedPush(activityId: activity.id, gameId: activity.gameId, position: nil, push: $0)
+            }
+            saved.append((activity.id, throttle))
+        }
+        try Activities.saveAll(saved, policy: policy, in: tx)
         try ActivityPushes.insert(planned, in: tx)
         return planned.count
     }

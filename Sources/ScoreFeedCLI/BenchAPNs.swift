@@ -1,0 +1,36 @@
+import APNs
+import APNsSandbox
+import Foundation
+
+/// Runs `body` with an APNs client (a throw-away key and fixed ids) that sends to `url`, trusting
+/// `caFile`, or, without a URL, to an in-process local APNs server (handed to `body`). The client
+/// is shut down and the server stopped afterwards, also when `body` throws.
+func withBenchAPNs<T: Sendable>(
+    url: String? = nil, caFile: String? = nil, _ body: (APNsClient, APNsSandbox?) async throws -> T
+) async throws -> T {
+    let (pair, keyId, teamId, bundleId) = (APNsTestKeyPair(), "KEY0000001", "TEAM000001", "com.example.scores")
+    func withClient(_ base: URL, trusting ca: String?, _ sandbox: APNsSandbox?) async throws -> T {
+        let client = APNsClient(
+            configuration: try APNsConfiguration(
+                signingKeyPEM: pair.privateKeyPEM, keyId: keyId, teamId: teamId, bundleId: bundleId,
+                environment: .custom(base), additionalCAFile: ca),
+            logger: Runtime.logger)
+        do {
+            let result = try await body(client, sandbox)
+            try await client.shutdown()
+            return result
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+    if let url {
+        guard let base = URL(string: url) else { throw CLIError("--url \(url) is not a URL") }
+        return try await withClient(base, trusting: caFile, nil)
+    }
+    let configuration = APNsSandbox.Configuration(
+        bundleId: bundleId, teamId: teamId, keyId: keyId, publicKeyPEM: pair.publicKeyPEM)
+    return try await APNsSandbox.withRunning(configuration) { sandbox in
+        try await withClient(sandbox.url, trusting: sandbox.caCertificatePath, sandbox)
+    }
+}
