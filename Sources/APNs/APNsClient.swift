@@ -76,7 +76,7 @@ public final class APNsClient: Sendable {
     /// - Returns: The status, reason, echoed `apns-id` and 410 timestamp, or a transport error.
     public func send(_ request: APNsRequest, timeout: Duration? = nil) async -> APNsResult {
         let token = request.deviceToken
-        guard !token.isEmpty, token.utf8.allSatisfy(Self.isASCIIAlphanumeric) else {
+        guard APNsConfiguration.isAlphanumeric(token) else {
             return APNsResult(error: APNsError(.invalidRequest, "device token must be ASCII letters and digits"))
         }
         let jwt: String
@@ -96,11 +96,6 @@ public final class APNsClient: Sendable {
         default: break
         }
         return log(result, request)
-    }
-
-    private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-            || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
     }
 
     /// async-http-client's answer for a request leased to a connection that was closing at that moment.
@@ -184,8 +179,8 @@ public final class APNsClient: Sendable {
     }
 
     private func log(_ result: APNsResult, _ request: APNsRequest) -> APNsResult {
-        // The common case, a delivered push below the debug level, costs nothing.
-        if result.isDelivered, logger.logLevel > .debug { return result }
+        // A line below the logger's level costs nothing, the common case (a delivered push) included.
+        guard logger.logLevel <= (result.isDelivered ? .debug : .info) else { return result }
         var metadata: Logger.Metadata = [
             "apns.token": "\(request.redactedToken)",
             "apns.id": "\(request.apnsId.uuidString.lowercased())",

@@ -149,8 +149,14 @@ public struct APNsConfiguration: Sendable, CustomStringConvertible {
         return certificates
     }
 
-    private static func isAlphanumeric(_ value: String) -> Bool {
-        !value.isEmpty && value.unicodeScalars.allSatisfy { $0.isASCII && CharacterSet.alphanumerics.contains($0) }
+    /// Non-empty ASCII letters and digits (key and team ids, device tokens).
+    static func isAlphanumeric(_ value: String) -> Bool {
+        !value.isEmpty
+            && value.utf8.allSatisfy { byte in
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            }
     }
 
     private static func isBundleId(_ value: String) -> Bool {

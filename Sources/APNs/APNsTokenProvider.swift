@@ -109,19 +109,14 @@ public final class APNsTokenProvider: Sendable {
     /// Reacts to `429 TooManyProviderTokenUpdates`: keeps the current token for at least another
     /// minimum regeneration interval from now (unless it is later reported expired).
     public func keepCurrentToken() {
-        let until = clock().addingTimeInterval(Self.seconds(minimumRegenerationInterval))
+        let until = clock().addingTimeInterval(minimumRegenerationInterval / .seconds(1))
         state.withLock { $0.holdUntil = until }
     }
 
     private func shouldRegenerate(_ issuedAt: Date, now: Date, _ state: State) -> Bool {
         if state.refreshRequested { return true }
         if let holdUntil = state.holdUntil, now < holdUntil { return false }
-        let age = now.timeIntervalSince(issuedAt)
-        return age >= Self.seconds(reuseInterval) && age >= Self.seconds(minimumRegenerationInterval)
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        let (seconds, attoseconds) = duration.components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+        // `reuseInterval` is never below the minimum regeneration interval (see `init`).
+        return now.timeIntervalSince(issuedAt) >= reuseInterval / .seconds(1)
     }
 }

@@ -8,9 +8,10 @@ struct ProviderTokenVerifier: Sendable {
     let teamId: String
     let publicKey: P256.Signing.PublicKey
     let lifetime: TimeInterval
-    /// Tokens whose signature was already verified, with their `iat`: a client reuses one JWT for
-    /// close to an hour, so verifying it once per connection's worth of requests is enough.
-    private let verified = NIOLockedValueBox<[Substring: Int64]>([:])
+    /// `authorization` values whose JWT signature was already verified, with their `iat` (at most
+    /// 64, shared by all connections): a client reuses one JWT for close to an hour, so each is
+    /// verified once.
+    private let verified = NIOLockedValueBox<[String: Int64]>([:])
 
     init(keyId: String, teamId: String, publicKey: P256.Signing.PublicKey, lifetime: TimeInterval) {
         self.keyId = keyId
@@ -32,11 +33,9 @@ struct ProviderTokenVerifier: Sendable {
     /// The APNs error reason, or `nil` when the token is valid.
     func check(authorization: String?, now: Date) -> String? {
         guard let authorization, !authorization.isEmpty else { return "MissingProviderToken" }
+        if let iat = verified.withLockedValue({ $0[authorization] }) { return expiry(iat, now: now) }
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return "InvalidProviderToken" }
-        if let iat = verified.withLockedValue({ $0[parts[1]] }) {
-            return now.timeIntervalSince1970 - TimeInterval(iat) > lifetime ? "ExpiredProviderToken" : nil
-        }
         let segments = parts[1].split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3,
             let headerBytes = Self.decode(segments[0]),
@@ -51,12 +50,14 @@ struct ProviderTokenVerifier: Sendable {
         guard publicKey.isValidSignature(signature, for: signingInput) else { return "InvalidProviderToken" }
         verified.withLockedValue { cache in
             if cache.count >= 64 { cache.removeAll() }
-            cache[parts[1]] = claims.iat
+            cache[authorization] = claims.iat
         }
-        if now.timeIntervalSince1970 - TimeInterval(claims.iat) > lifetime {
-            return "ExpiredProviderToken"
-        }
-        return nil
+        return expiry(claims.iat, now: now)
+    }
+
+    /// `ExpiredProviderToken` for a token issued more than ``lifetime`` ago, else `nil`.
+    private func expiry(_ issuedAt: Int64, now: Date) -> String? {
+        now.timeIntervalSince1970 - TimeInterval(issuedAt) > lifetime ? "ExpiredProviderToken" : nil
     }
 
     /// Base64url without padding (padding tolerated).

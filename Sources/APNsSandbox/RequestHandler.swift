@@ -83,22 +83,21 @@ final class RequestHandler: ChannelInboundHandler {
     private func process(_ request: SandboxRequest, context: ChannelHandlerContext) {
         let now = Date()
         var delivery = Delivery(request, connectionId: connectionId, time: now)
-        switch state.takeFault(token: request.token) {
+        let fault = state.takeFault(token: request.token)
+        delivery.fault = fault?.description
+        switch fault {
         case .respond(let status, let reason, let stamp):
-            delivery.fault = Fault.respond(status: status, reason: reason, timestamp: stamp).description
             delivery.outcome = .faulted
             let timestamp = stamp ?? (status == 410 ? Int64(now.timeIntervalSince1970 * 1000) : nil)
             answer(Verdict(status: status, reason: reason), delivery: delivery, timestamp: timestamp, context: context)
         case .dropConnection:
-            delivery.fault = Fault.dropConnection.description
             delivery.outcome = .dropped
             state.record(delivery)
             context.channel.parent?.close(promise: nil)
             finish()
         case .delay(let duration):
-            delivery.fault = Fault.delay(duration).description
             let loop = context.eventLoop.assumeIsolated()
-            let scheduled = loop.scheduleTask(in: Self.timeAmount(duration)) {
+            let scheduled = loop.scheduleTask(in: TimeAmount(min(duration, .seconds(365 * 24 * 3600)))) {
                 // The client may have given up (reset the stream) meanwhile.
                 guard context.channel.isActive else { return self.abandon(delivery) }
                 self.answer(request, delivery: delivery, now: Date(), context: context)
@@ -150,10 +149,6 @@ final class RequestHandler: ChannelInboundHandler {
         finish()
     }
 
-    private static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = min(duration, .seconds(365 * 24 * 3600)).components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
 }
 
 /// The JSON body of an error answer, as APNs writes it: `{"reason":…}` plus `timestamp` for 410.

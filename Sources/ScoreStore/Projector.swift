@@ -50,8 +50,7 @@ public struct Projector: Sendable {
         let (applied, coalesced) = try await connection.transaction { tx in
             var coalesced = 0
             let applied = try Self.applyPage(
-                pageSize: projector.pageSize, planner: projector.planner, pushes: projector, coalesced: &coalesced,
-                in: tx)
+                pageSize: projector.pageSize, planning: projector, coalesced: &coalesced, in: tx)
             return (applied, coalesced)
         }
         if coalesced > 0 { onCoalesced?(coalesced) }
@@ -71,8 +70,7 @@ public struct Projector: Sendable {
             var total = 0
             while true {
                 var coalesced = 0
-                let applied = try Self.applyPage(
-                    pageSize: pageSize, planner: nil, pushes: nil, coalesced: &coalesced, in: tx)
+                let applied = try Self.applyPage(pageSize: pageSize, planning: nil, coalesced: &coalesced, in: tx)
                 total += applied
                 if applied == 0 { return total }
             }
@@ -93,13 +91,14 @@ public struct Projector: Sendable {
     }
 
     /// One page inside the caller's transaction: fold the events after the checkpoint into the
-    /// states of their games, plan the game commands (unless `planner` is nil) and the pushes of
-    /// the games' activities (unless `pushes` is nil), write states, commands, pushes, throttles and
-    /// checkpoint. Returns how many events it applied; adds to `coalesced` the changes an activity's
+    /// states of their games, plan (unless `planning` is nil, as in a rebuild) the game commands and
+    /// the pushes of the games' activities with its settings, write states, commands, pushes,
+    /// throttles and checkpoint. Returns how many events it applied; adds to `coalesced` the changes an activity's
     /// throttle held back to send with a later update.
     public static func applyPage(
-        pageSize: Int, planner: PlannerConfig?, pushes: Projector?, coalesced: inout Int, in tx: PostgresSession
+        pageSize: Int, planning pushes: Projector?, coalesced: inout Int, in tx: PostgresSession
     ) throws -> Int {
+        let planner = pushes?.planner
         let checkpoint = try lockCheckpoint(in: tx)
         let events = try EventLog.readAll(afterPosition: checkpoint, limit: pageSize, in: tx)
         guard let last = events.last else { return 0 }

@@ -75,7 +75,7 @@ struct ActivityPushTests {
                 let throttle = ActivityThrottle(
                     registeredAt: activity.registeredAt, frequentUpdates: activity.frequentUpdates)
                 let json = String(decoding: try JSONEncoder().encode(throttle), as: UTF8.self)
-                try await connection.query(
+                _ = try await connection.query(
                     "UPDATE activities SET throttle = $2::jsonb, throttle_state = NULL WHERE id = $1",
                     [activity.id, json])
             }

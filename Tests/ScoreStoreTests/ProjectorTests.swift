@@ -58,8 +58,7 @@ struct ProjectorTests {
             await #expect(throws: Crash.self) {
                 try await connection.transaction { tx in
                     var coalesced = 0
-                    _ = try Projector.applyPage(
-                        pageSize: 10, planner: .init(), pushes: Projector(), coalesced: &coalesced, in: tx)
+                    _ = try Projector.applyPage(pageSize: 10, planning: Projector(), coalesced: &coalesced, in: tx)
                     throw Crash()
                 }
             }
