@@ -15,6 +15,20 @@ extension FeedParser {
     /// - Returns: one entry per message, each parsed on its own, so every bad one is reported.
     /// - Throws: ``FeedError`` when the body is not JSON, or neither an object nor an array.
     public static func parseBatch(json data: Data) throws(FeedError) -> [BatchEntry] {
+        var entries: [BatchEntry] = []
+        try forEachEntry(json: data) { entries.append($0) }
+        return entries
+    }
+
+    /// Parses an NDJSON body: every line that is not blank is one message.
+    public static func parseBatch(ndjson data: Data) -> [BatchEntry] {
+        var entries: [BatchEntry] = []
+        forEachEntry(ndjson: data) { entries.append($0) }
+        return entries
+    }
+
+    /// Like ``parseBatch(json:)``, handing each entry to `body` instead of collecting them.
+    public static func forEachEntry(json data: Data, _ body: (BatchEntry) -> Void) throws(FeedError) {
         let value: JSONValue
         do {
             value = try JSONValue.parse(data)
@@ -23,9 +37,9 @@ extension FeedParser {
         }
         switch value {
         case .object:
-            return [entry(0, nil, value)]
+            body(entry(0, nil, value))
         case .array(let items):
-            return items.enumerated().map { entry($0.offset, nil, $0.element) }
+            for (index, item) in items.enumerated() { body(entry(index, nil, item)) }
         default:
             throw FeedError(
                 reason: "the body must be a message object or an array of them, found \(kind(of: value))",
@@ -33,10 +47,13 @@ extension FeedParser {
         }
     }
 
-    /// Parses an NDJSON body: every line that is not blank is one message.
-    public static func parseBatch(ndjson data: Data) -> [BatchEntry] {
-        parseLines(data).enumerated().map {
-            BatchEntry(index: $0.offset, line: $0.element.line, result: $0.element.result)
+    /// Like ``parseBatch(ndjson:)``, one line at a time: a body of many bad lines costs no more
+    /// memory than its own bytes.
+    public static func forEachEntry(ndjson data: Data, _ body: (BatchEntry) -> Void) {
+        var index = 0
+        forEachLine(data) { line, result in
+            body(BatchEntry(index: index, line: line, result: result))
+            index += 1
         }
     }
 

@@ -41,16 +41,29 @@ public enum FeedParser {
     /// - Returns: one entry per non-blank line, with its 1-based line number and its message or error.
     public static func parseLines(_ data: Data) -> [(line: Int, result: Result<FeedMessage, FeedError>)] {
         var results: [(line: Int, result: Result<FeedMessage, FeedError>)] = []
+        forEachLine(data) { results.append(($0, $1)) }
+        return results
+    }
+
+    /// Parses JSON Lines one line at a time, without holding the others: `body` gets each non-blank
+    /// line's 1-based number and its message or error, in order.
+    public static func forEachLine(
+        _ data: Data, _ body: (_ line: Int, _ result: Result<FeedMessage, FeedError>) -> Void
+    ) {
         var lineNumber = 0
-        for var lineBytes in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        var start = data.startIndex
+        while start <= data.endIndex {
+            let end = data[start...].firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex
             lineNumber += 1
+            var lineBytes = data[start..<end]
             if lineBytes.last == UInt8(ascii: "\r") { lineBytes = lineBytes.dropLast() }
             let isBlank = lineBytes.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-            if isBlank { continue }
-            results.append(
-                (lineNumber, Result { () throws(FeedError) in try parse(Data(lineBytes), line: lineNumber) }))
+            if !isBlank {
+                let number = lineNumber
+                body(number, Result { () throws(FeedError) in try parse(Data(lineBytes), line: number) })
+            }
+            start = end + 1
         }
-        return results
     }
 
     // MARK: - Implementation

@@ -17,9 +17,11 @@ struct ServeCommand: AsyncParsableCommand {
 
             Credentials (comma-separated keys of at least 16 characters):
               SCOREFEED_INGEST_KEYS    bearer keys for POST /v1/feed
-              SCOREFEED_INGEST_SECRET  HMAC-SHA256 secret for X-ScoreFeed-Signature on POST /v1/feed
+              SCOREFEED_INGEST_SECRET  HMAC-SHA256 secret for X-ScoreFeed-Signature on POST /v1/feed \
+            (signs "<X-ScoreFeed-Timestamp>.<body>")
               SCOREFEED_APP_KEYS       bearer keys for registering and removing activities
-            SCOREFEED_MAX_BODY_BYTES sets the body limit (default 1048576).
+            SCOREFEED_MAX_BODY_BYTES sets the body limit (default 1048576); \
+            SCOREFEED_SIGNATURE_TOLERANCE_SECONDS how old a signed request may be (default 300).
             """
     )
 

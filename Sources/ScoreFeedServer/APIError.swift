@@ -10,6 +10,8 @@ struct APIError: Error, HTTPResponseError, CustomStringConvertible {
     var code: String
     var message: String
     var details: JSONValue?
+    /// How many problems were left out of `details` to keep the answer small.
+    var moreDetails = 0
     var headers: HTTPFields = [:]
 
     init(_ status: HTTPResponse.Status, _ code: String, _ message: String, details: JSONValue? = nil) {
@@ -26,6 +28,7 @@ struct APIError: Error, HTTPResponseError, CustomStringConvertible {
             "status": .int(status.code), "code": .string(code), "message": .string(message),
         ]
         if let details { error["details"] = details }
+        if moreDetails > 0 { error["moreDetails"] = .int(moreDetails) }
         return .object(["error": .object(error)])
     }
 

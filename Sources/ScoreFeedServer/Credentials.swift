@@ -32,13 +32,45 @@ enum Credentials {
         return found
     }
 
-    /// Checks `X-ScoreFeed-Signature: sha256=<hex>` against the HMAC-SHA256 of the raw body.
-    static func signatureMatches(_ header: String, body: some DataProtocol, secret: String) -> Bool {
-        guard header.hasPrefix("sha256="), let mac = hexBytes(header.dropFirst(7)), mac.count == 32 else {
-            return false
+    /// What a signed request's headers amount to.
+    enum SignatureVerdict: Equatable {
+        case accepted
+        /// No usable `X-ScoreFeed-Timestamp`, or one outside the window: 401 with this reason.
+        case expired(String)
+        /// The signature does not match: 403.
+        case mismatch
+    }
+
+    /// Checks `X-ScoreFeed-Signature: sha256=<hex>`, the HMAC-SHA256 of `"<timestamp>.<raw body>"`
+    /// where `<timestamp>` is the `X-ScoreFeed-Timestamp` header (Unix seconds), and that the
+    /// timestamp is within `tolerance` of `now`: a captured request cannot be replayed later.
+    static func verifySignature(
+        _ signature: String, timestamp: String?, body: some DataProtocol, secret: String, now: Date,
+        tolerance: TimeInterval
+    ) -> SignatureVerdict {
+        guard let timestamp, !timestamp.isEmpty else {
+            return .expired(
+                "a signed request needs an X-ScoreFeed-Timestamp header (Unix seconds), signed with the body")
         }
-        return HMAC<SHA256>.isValidAuthenticationCode(
-            mac, authenticating: body, using: SymmetricKey(data: Data(secret.utf8)))
+        guard timestamp.utf8.count <= 12, timestamp.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+            let seconds = Int(timestamp)
+        else {
+            return .expired("X-ScoreFeed-Timestamp must be a Unix time in whole seconds")
+        }
+        guard abs(now.timeIntervalSince1970 - TimeInterval(seconds)) <= tolerance else {
+            return .expired(
+                "X-ScoreFeed-Timestamp is more than \(Int(tolerance)) s away from the server's clock; sign the request again"
+            )
+        }
+        guard signature.hasPrefix("sha256="), let mac = hexBytes(signature.dropFirst(7)), mac.count == 32 else {
+            return .mismatch
+        }
+        var signed = Data(timestamp.utf8)
+        signed.append(UInt8(ascii: "."))
+        signed.append(contentsOf: body)
+        let valid = HMAC<SHA256>.isValidAuthenticationCode(
+            mac, authenticating: signed, using: SymmetricKey(data: Data(secret.utf8)))
+        return valid ? .accepted : .mismatch
     }
 
     private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {

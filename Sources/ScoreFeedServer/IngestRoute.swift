@@ -16,6 +16,7 @@ struct IngestRoute {
     let metrics: ServerMetrics
 
     static let signatureHeader = HTTPField.Name("X-ScoreFeed-Signature")!
+    static let timestampHeader = HTTPField.Name("X-ScoreFeed-Timestamp")!
 
     func handle(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         do {
@@ -32,7 +33,7 @@ struct IngestRoute {
         guard bearer != nil || signature != nil else {
             var error = APIError(
                 .unauthorized, "unauthorized",
-                "send `Authorization: Bearer <ingest key>` or an `X-ScoreFeed-Signature: sha256=<hex>` HMAC of the body"
+                "send `Authorization: Bearer <ingest key>`, or `X-ScoreFeed-Timestamp` with an `X-ScoreFeed-Signature: sha256=<hex>` HMAC of \"<timestamp>.<body>\""
             )
             error.headers[.wwwAuthenticate] = "Bearer"
             throw error
@@ -49,10 +50,18 @@ struct IngestRoute {
         let body = try await request.collectBody(
             upTo: configuration.maxBodyBytes, what: "the body (split it into several requests)")
         if bearer == nil, let signature {
-            guard let secret = configuration.ingestSecret,
-                Credentials.signatureMatches(signature, body: body, secret: secret)
-            else {
-                throw APIError(.forbidden, "forbidden", "the X-ScoreFeed-Signature does not match the body")
+            guard let secret = configuration.ingestSecret else {
+                throw APIError(.forbidden, "forbidden", "this server accepts no signed requests (no ingest secret)")
+            }
+            switch Credentials.verifySignature(
+                signature, timestamp: request.headers[Self.timestampHeader], body: body, secret: secret,
+                now: configuration.now(), tolerance: configuration.signatureTolerance)
+            {
+            case .accepted: break
+            case .expired(let reason): throw APIError(.unauthorized, "signature-expired", reason)
+            case .mismatch:
+                throw APIError(
+                    .forbidden, "forbidden", "the X-ScoreFeed-Signature does not match \"<timestamp>.<body>\"")
             }
         }
         let messages = try parse(body, ndjson: mediaType == "application/x-ndjson")
@@ -91,40 +100,59 @@ struct IngestRoute {
             ]), status: .accepted)
     }
 
-    /// Every message, or a 400 that names each bad one.
+    /// At most this many problems are listed in a 400; the rest are counted in `moreDetails`.
+    static let maxListedProblems = 20
+
+    /// Every message, or a 400 that names the first ``maxListedProblems`` bad ones and counts the
+    /// rest. Entries are consumed one at a time, so a body of many bad lines costs little memory and
+    /// the answer stays small whatever the body.
     private func parse(_ body: Data, ndjson: Bool) throws -> [FeedMessage] {
-        let entries: [BatchEntry]
-        if ndjson {
-            entries = FeedParser.parseBatch(ndjson: body)
-        } else {
-            do {
-                entries = try FeedParser.parseBatch(json: body)
-            } catch {
-                throw APIError.badRequest("the body is not usable: \(error.reason)")
-            }
-        }
-        guard !entries.isEmpty else { throw APIError.badRequest("the body holds no message") }
         var messages: [FeedMessage] = []
         var problems: [JSONValue] = []
-        for entry in entries {
+        var invalid = 0
+        var entries = 0
+        let collect = { (entry: BatchEntry) in
+            entries += 1
             switch entry.result {
             case .success(let message): messages.append(message)
             case .failure(let error):
+                invalid += 1
+                guard problems.count < Self.maxListedProblems else { return }
                 var problem: [String: JSONValue] = [
-                    "index": .int(entry.index), "code": .string(error.code), "reason": .string(error.reason),
+                    "index": .int(entry.index), "code": .string(error.code),
+                    "reason": .string(error.reason.clipped()),
                 ]
-                if let field = error.field { problem["field"] = .string(field) }
+                if let field = error.field { problem["field"] = .string(field.clipped()) }
                 if let line = entry.line { problem["line"] = .int(line) }
-                if let id = error.messageId { problem["messageId"] = .string(id) }
+                if let id = error.messageId { problem["messageId"] = .string(id.clipped()) }
                 problems.append(.object(problem))
             }
         }
-        guard problems.isEmpty else {
-            throw APIError(
+        if ndjson {
+            FeedParser.forEachEntry(ndjson: body, collect)
+        } else {
+            do {
+                try FeedParser.forEachEntry(json: body, collect)
+            } catch {
+                throw APIError.badRequest("the body is not usable: \(error.reason.clipped())")
+            }
+        }
+        guard entries > 0 else { throw APIError.badRequest("the body holds no message") }
+        guard invalid == 0 else {
+            var error = APIError(
                 .badRequest, "invalid-messages",
-                "\(problems.count) of \(entries.count) message(s) are invalid; nothing was stored",
+                "\(invalid) of \(entries) message(s) are invalid; nothing was stored",
                 details: .array(problems))
+            error.moreDetails = invalid - problems.count
+            throw error
         }
         return messages
+    }
+}
+
+extension String {
+    /// At most `limit` characters (then an ellipsis): text that may echo a client's input stays small.
+    func clipped(to limit: Int = 200) -> String {
+        utf8.count <= limit || count <= limit ? self : prefix(limit) + "…"
     }
 }

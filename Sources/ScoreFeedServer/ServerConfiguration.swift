@@ -8,6 +8,11 @@ public struct ServerConfiguration: Sendable {
     public var ingestKeys: [String] = []
     /// The secret of the HMAC-SHA256 body signature (`SCOREFEED_INGEST_SECRET`).
     public var ingestSecret: String?
+    /// How far a signed request's `X-ScoreFeed-Timestamp` may be from the server's clock, in seconds
+    /// (`SCOREFEED_SIGNATURE_TOLERANCE_SECONDS`, default 300): older captured requests cannot be replayed.
+    public var signatureTolerance: TimeInterval = 300
+    /// The server's clock, for the signature window (tests pass their own).
+    public var now: @Sendable () -> Date = { Date() }
     /// Bearer keys apps register their activities with (`SCOREFEED_APP_KEYS`).
     public var appKeys: [String] = []
     /// The largest request body accepted, in bytes (`SCOREFEED_MAX_BODY_BYTES`, default 1 MiB).
@@ -23,6 +28,7 @@ public struct ServerConfiguration: Sendable {
         public static let ingestSecret = "SCOREFEED_INGEST_SECRET"
         public static let appKeys = "SCOREFEED_APP_KEYS"
         public static let maxBodyBytes = "SCOREFEED_MAX_BODY_BYTES"
+        public static let signatureTolerance = "SCOREFEED_SIGNATURE_TOLERANCE_SECONDS"
     }
 
     /// Reads the credentials and limits from the environment. Keys are comma-separated.
@@ -41,6 +47,12 @@ public struct ServerConfiguration: Sendable {
                 throw ConfigurationError("\(Variable.maxBodyBytes) must be a number of bytes from 1 to 67108864")
             }
             configuration.maxBodyBytes = bytes
+        }
+        if let text = env[Variable.signatureTolerance], !text.isEmpty {
+            guard let seconds = Int(text), (1...86_400).contains(seconds) else {
+                throw ConfigurationError("\(Variable.signatureTolerance) must be a number of seconds from 1 to 86400")
+            }
+            configuration.signatureTolerance = TimeInterval(seconds)
         }
         return configuration
     }

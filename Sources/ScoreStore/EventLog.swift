@@ -57,30 +57,56 @@ public enum EventLog {
         _ messages: [FeedMessage], expectedVersions: [String: Int] = [:], in session: PostgresSession
     ) throws -> [AppendOutcome] {
         guard !messages.isEmpty else { return [] }
-        let ids = messages.map(\.id)
+        let heads = try heads(of: messages, in: session)
+        for game in heads.versions.keys {
+            if let expected = expectedVersions[game], heads.version(of: game) != expected {
+                throw StoreError.versionConflict(gameId: game, expected: expected, actual: heads.version(of: game))
+            }
+        }
+        return try append(messages, at: heads, in: session)
+    }
+
+    /// What the log holds for a batch before it is appended: the messages already stored (id →
+    /// position) and each game's stream version. Read under ``lockForAppend(_:)`` it is the committed
+    /// truth until the transaction ends.
+    public struct Heads: Sendable, Equatable {
+        /// Message id → position, for the batch's ids already in the log.
+        public var stored: [String: Int]
+        /// Game → the version its stream is at (every game of the batch; 0 for an empty stream).
+        public var versions: [String: Int]
+
+        public func version(of game: String) -> Int { versions[game, default: 0] }
+    }
+
+    /// Reads the ``Heads`` of a batch in one statement.
+    public static func heads(of messages: [FeedMessage], in session: PostgresSession) throws -> Heads {
         let games = Array(Set(messages.map(\.gameId)))
-        let stored = try session.query(
+        let result = try session.query(
             """
             SELECT 'm' AS kind, message_id AS key, position AS value FROM events WHERE message_id = ANY($1::text[])
             UNION ALL
             SELECT 's', g, (SELECT stream_version FROM events WHERE stream_id = g ORDER BY stream_version DESC LIMIT 1)
             FROM unnest($2::text[]) AS g
-            """, [ids, games])
-        var known: [String: Int] = [:]
-        var versions: [String: Int] = [:]
-        for row in stored.rows {
+            """, [messages.map(\.id), games])
+        var heads = Heads(stored: [:], versions: Dictionary(uniqueKeysWithValues: games.map { ($0, 0) }))
+        for row in result.rows {
             if try row.string("kind") == "m" {
-                known[try row.string("key")] = try row.int("value")
+                heads.stored[try row.string("key")] = try row.int("value")
             } else if let version = try row.optionalInt("value") {
-                versions[try row.string("key")] = version
+                heads.versions[try row.string("key")] = version
             }
         }
-        for game in games {
-            if let expected = expectedVersions[game], versions[game, default: 0] != expected {
-                throw StoreError.versionConflict(gameId: game, expected: expected, actual: versions[game, default: 0])
-            }
-        }
-        // Assign versions to the new messages, in batch order.
+        return heads
+    }
+
+    /// Appends a batch whose ``Heads`` were read in this transaction, under ``lockForAppend(_:)``.
+    /// Messages whose id is already stored, or earlier in the batch, are duplicates and take no
+    /// version; the others get the next versions of their streams, in batch order.
+    public static func append(_ messages: [FeedMessage], at heads: Heads, in session: PostgresSession) throws
+        -> [AppendOutcome]
+    {
+        var known = heads.stored
+        var versions = heads.versions
         var fresh: [(index: Int, version: Int)] = []
         var seen = Set<String>()
         for (index, message) in messages.enumerated() where known[message.id] == nil && !seen.contains(message.id) {
@@ -137,12 +163,6 @@ public enum EventLog {
             }
         }
         return try result.rows.map { (try $0.string("message_id"), try $0.int("position")) }
-    }
-
-    /// The subset of `ids` already stored in the log.
-    public static func storedIDs(_ ids: [String], in session: PostgresSession) throws -> Set<String> {
-        let result = try session.query("SELECT message_id FROM events WHERE message_id = ANY($1::text[])", [ids])
-        return Set(try result.rows.map { try $0.string("message_id") })
     }
 
     /// The events of one game, in stream order, after `version`.

@@ -16,21 +16,19 @@ public struct IngestRejection: Error, Sendable, CustomStringConvertible {
     public var description: String { "message \"\(messageId)\" rejected: \(error)" }
 }
 
-/// The write path: messages → fold check against each game's current state → event log.
+/// The write path: messages → fold check against each game's committed state → event log.
 ///
-/// The fold runs BEFORE the append, so the log only holds events the fold accepts. The state a
-/// message is checked against is the fold of the game's stream, cached per game and re-read when
-/// another writer moved the stream on (an optimistic version check on every append). Projections
-/// are built from the log afterwards by the ``Projector``.
+/// The fold runs BEFORE the append, so the log only holds events the fold accepts. Every decision is
+/// taken inside the appending transaction, under the append lock, against the stream as committed:
+/// the transaction reads each game's stream version (with the ids already stored, in one statement)
+/// and uses a cached fold only when it is at exactly that version; otherwise it folds the stream
+/// again. The cache is a hint that saves reading streams, never a source of truth: concurrent calls
+/// (the actor re-enters while a transaction is awaited) only ever replace a game's cached state by a
+/// newer one. Projections are built from the log afterwards by the ``Projector``.
 public actor Ingestor {
     public let connection: PostgresConnection
-    /// The write-side state of each game seen: `nil` inside means the game has no events yet.
-    private var states: [String: Known] = [:]
-
-    private struct Known: Sendable {
-        var state: ScoreState?
-        var version: Int { state?.version ?? 0 }
-    }
+    /// The last known fold of each game seen: `nil` means the game has no events yet.
+    private var states: [String: ScoreState?] = [:]
 
     public init(connection: PostgresConnection) {
         self.connection = connection
@@ -43,44 +41,34 @@ public actor Ingestor {
     /// - Returns: one outcome per message (appended or duplicate).
     /// - Throws: ``IngestRejection``, ``StoreError``, ``PostgresError``.
     public func ingest(_ messages: [FeedMessage], partial: Bool = true) async throws -> [AppendOutcome] {
-        do {
-            return try await attempt(messages, partial: partial)
-        } catch StoreError.versionConflict(let gameId, _, _) {
-            // Another writer appended to the game: forget what we knew and check again, once.
-            states[gameId] = nil
-            return try await attempt(messages, partial: partial)
-        }
-    }
-
-    /// Ingests one message.
-    public func ingest(_ message: FeedMessage) async throws -> AppendOutcome {
-        try await ingest([message])[0]
-    }
-
-    private func attempt(_ messages: [FeedMessage], partial: Bool) async throws -> [AppendOutcome] {
-        let cached = states
+        let games = Set(messages.map(\.gameId))
+        let cached = states.filter { games.contains($0.key) }
         let (outcomes, folded, rejection) = try await connection.transaction { tx in
             try EventLog.lockForAppend(tx)
-            var states = cached
-            for gameId in Set(messages.map(\.gameId)) where states[gameId] == nil {
-                states[gameId] = Known(state: try Self.fold(EventLog.readStream(gameId, in: tx)))
+            let heads = try EventLog.heads(of: messages, in: tx)
+            var states: [String: ScoreState?] = [:]
+            for game in games {
+                if let state = cached[game], state?.version ?? 0 == heads.version(of: game) {
+                    states[game] = state
+                } else {
+                    states[game] = try Self.fold(EventLog.readStream(game, in: tx))
+                }
             }
-            let before = states
-            // Duplicates are never folded: look their ids up first.
-            let known = try EventLog.storedIDs(messages.map(\.id), in: tx)
+            let committed = states
             var accepted: [FeedMessage] = []
             var seen = Set<String>()
             var rejection: IngestRejection?
             scan: for (index, message) in messages.enumerated() {
-                if known.contains(message.id) || seen.contains(message.id) {
+                // Duplicates are never folded.
+                if heads.stored[message.id] != nil || seen.contains(message.id) {
                     accepted.append(message)
                     continue
                 }
                 switch Result(catching: { () throws(FoldError) in
-                    try ScoreFold.apply(message, to: states[message.gameId]?.state)
+                    try ScoreFold.apply(message, to: states[message.gameId] ?? nil)
                 }) {
                 case .success(let next):
-                    states[message.gameId] = Known(state: next)
+                    states[message.gameId] = next
                     seen.insert(message.id)
                     accepted.append(message)
                 case .failure(let error):
@@ -89,18 +77,24 @@ public actor Ingestor {
                 }
             }
             if rejection != nil, !partial {
-                return ([AppendOutcome](), before, rejection)
+                return ([AppendOutcome](), committed, rejection)
             }
-            let versions = before.mapValues(\.version)
-            let outcomes = try EventLog.append(accepted, expectedVersions: versions, in: tx)
+            let outcomes = try EventLog.append(accepted, at: heads, in: tx)
             return (outcomes, states, rejection)
         }
-        for (gameId, state) in folded { states[gameId] = state }
+        for (game, state) in folded where state?.version ?? 0 >= states[game]??.version ?? 0 {
+            states[game] = state
+        }
         if var rejection {
             rejection.outcomes = outcomes
             throw rejection
         }
         return outcomes
+    }
+
+    /// Ingests one message.
+    public func ingest(_ message: FeedMessage) async throws -> AppendOutcome {
+        try await ingest([message])[0]
     }
 
     private static func fold(_ events: [RecordedEvent]) throws -> ScoreState? {

@@ -64,25 +64,82 @@ struct IngestTests {
             let basic = try await server.request(
                 .POST, "/v1/feed", body: body, headers: [json, ("Authorization", "Basic dXNlcjpwYXNz")])
             #expect(basic.status == 401)
+            let now = Int(Date().timeIntervalSince1970)
             let badSignature = try await server.request(
                 .POST, "/v1/feed", body: body,
-                headers: [json, ("X-ScoreFeed-Signature", "sha256=" + String(repeating: "0", count: 64))])
+                headers: [
+                    json, ("X-ScoreFeed-Timestamp", "\(now)"),
+                    ("X-ScoreFeed-Signature", "sha256=" + String(repeating: "0", count: 64)),
+                ])
             #expect(badSignature.status == 403)
             let malformed = try await server.request(
-                .POST, "/v1/feed", body: body, headers: [json, ("X-ScoreFeed-Signature", "md5=abc")])
+                .POST, "/v1/feed", body: body,
+                headers: [json, ("X-ScoreFeed-Timestamp", "\(now)"), ("X-ScoreFeed-Signature", "md5=abc")])
             #expect(malformed.status == 403)
-            // Signed for another body: refused.
-            let other = try await server.request(
-                .POST, "/v1/feed", body: body, headers: [json, ("X-ScoreFeed-Signature", sign(body + " "))])
+            // Signed for another body, or for another timestamp than the one sent: refused.
+            let other = try await server.request(.POST, "/v1/feed", body: body, headers: [json] + sign(body + " "))
             #expect(other.status == 403)
+            let moved = try await server.request(
+                .POST, "/v1/feed", body: body,
+                headers: [json, ("X-ScoreFeed-Timestamp", "\(now - 1)"), sign(body, at: now)[1]])
+            #expect(moved.status == 403)
             #expect(try await server.request(.GET, "/v1/games/g1").status == 404)
-            let signed = try await server.request(
-                .POST, "/v1/feed", body: body, headers: [json, ("X-ScoreFeed-Signature", sign(body))])
+            let signed = try await server.request(.POST, "/v1/feed", body: body, headers: [json] + sign(body))
             #expect(signed.status == 202, "\(signed.body)")
             let secondKey = try await server.request(
                 .POST, "/v1/feed", body: started("g1"),
                 headers: [json, ("Authorization", "Bearer second-ingest-key-000001")])
             #expect(secondKey.status == 202, "\(secondKey.body)")
+        }
+    }
+
+    @Test("401 for a signed request without a timestamp or outside the window, however well signed")
+    func expiredSignatures() async throws {
+        try await withServer { server in
+            let body = scheduled("g1")
+            let json = ("Content-Type", "application/json")
+            let now = Int(Date().timeIntervalSince1970)
+            for at in [now - 301, now + 301, now - 86_400] {
+                let reply = try await server.request(
+                    .POST, "/v1/feed", body: body, headers: [json] + sign(body, at: at))
+                #expect(reply.status == 401, "\(at - now): \(reply.body)")
+                #expect(reply.errorCode == "signature-expired")
+            }
+            let unsigned = try await server.request(
+                .POST, "/v1/feed", body: body, headers: [json, sign(body)[1]])
+            #expect(unsigned.status == 401)
+            #expect(unsigned.body.contains("X-ScoreFeed-Timestamp"))
+            for bad in ["", "12.5", "-5", "1e9", "99999999999999999999"] {
+                let reply = try await server.request(
+                    .POST, "/v1/feed", body: body, headers: [json, ("X-ScoreFeed-Timestamp", bad), sign(body)[1]])
+                #expect(reply.status == 401, "\(bad): \(reply.body)")
+            }
+            #expect(try await server.request(.GET, "/v1/games/g1").status == 404)
+            let inWindow = try await server.request(
+                .POST, "/v1/feed", body: body, headers: [json] + sign(body, at: now - 200))
+            #expect(inWindow.status == 202, "\(inWindow.body)")
+        }
+    }
+
+    @Test("a 400 lists at most 20 problems and counts the rest, however many bad lines the body has")
+    func boundedProblems() async throws {
+        try await withServer { server in
+            let lines = String(repeating: "1\n", count: 500_000)  // 1 MB of bad messages, the worst case
+            let reply = try await server.ingest(lines, type: "application/x-ndjson")
+            #expect(reply.status == 400)
+            let error = reply.object["error"] as? [String: Any]
+            let details = error?["details"] as? [[String: Any]] ?? []
+            #expect(details.count == 20)
+            #expect(details.last?["line"] as? Int == 20)
+            #expect(error?["moreDetails"] as? Int == 499_980)
+            #expect(reply.body.utf8.count < 8_192)
+            // A long value echoed in a reason is clipped too.
+            let longId = String(repeating: "x", count: 100_000)
+            let array = "[" + Array(repeating: #"{"id":"\#(longId)"}"#, count: 9).joined(separator: ",") + "]"
+            let clipped = try await server.ingest(array)
+            #expect(clipped.status == 400)
+            #expect(clipped.body.utf8.count < 8_192)
+            #expect(try await server.request(.GET, "/v1/games").body.contains("g1") == false)
         }
     }
 
@@ -134,9 +191,13 @@ struct IngestTests {
         }
     }
 
-    private func sign(_ body: String) -> String {
+    /// The headers of a request signed at `at` (default now): timestamp and signature.
+    private func sign(_ body: String, at: Int = Int(Date().timeIntervalSince1970)) -> [(String, String)] {
         let mac = HMAC<SHA256>.authenticationCode(
-            for: Data(body.utf8), using: SymmetricKey(data: Data(ingestSecret.utf8)))
-        return "sha256=" + mac.map { String(format: "%02x", $0) }.joined()
+            for: Data("\(at).\(body)".utf8), using: SymmetricKey(data: Data(ingestSecret.utf8)))
+        return [
+            ("X-ScoreFeed-Timestamp", "\(at)"),
+            ("X-ScoreFeed-Signature", "sha256=" + mac.map { String(format: "%02x", $0) }.joined()),
+        ]
     }
 }

@@ -149,6 +149,44 @@ struct IngestorTests {
             #expect(try timestamps[0].int("n") == timestamps[0].int("total"))
         }
     }
+
+    @Test("a refusal is decided against the stream as committed, never against a stale cached state")
+    func staleCacheNeverRefuses() async throws {
+        try await withStore { connection in
+            let url = try await TestURL.current(connection)
+            let other = try await PostgresConnection.connect(url)
+            let cached = Ingestor(connection: connection)
+            _ = try await cached.ingest(try message(scheduledJSON))  // caches g1 as scheduled
+            _ = try await Ingestor(connection: other).ingest(try message(started))  // another writer starts it
+            // Valid against the committed stream (in progress), invalid against the cache (scheduled).
+            #expect(try await cached.ingest(try message(homeRun)) == .appended(position: 3, version: 3))
+            await other.close()
+        }
+    }
+
+    @Test("one ingestor, many concurrent callers each on its own game: no caller's answer depends on another's")
+    func interleavedCallers() async throws {
+        try await withStore { connection in
+            let ingestor = Ingestor(connection: connection)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for game in 0..<16 {
+                    group.addTask {
+                        let rename = { (json: String) in
+                            json.replacingOccurrences(of: "\"g1\"", with: "\"i\(game)\"")
+                                .replacingOccurrences(of: "\"id\":\"", with: "\"id\":\"i\(game)-")
+                        }
+                        for json in [scheduledJSON, started, homeRun] {
+                            let outcome = try await ingestor.ingest(try message(rename(json)))
+                            guard case .appended = outcome else { throw IngestTestError("\(outcome)") }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let events = try await count("events", connection)
+            #expect(events == 48)
+        }
+    }
 }
 
 /// The URL of the schema a connection is using, so a test can open more connections to it.
@@ -157,4 +195,9 @@ enum TestURL {
         let schema = try await connection.query("SELECT current_schema() AS s")[0].string("s")
         return TestDatabase.scoped(try TestDatabase.url(), schema: schema)
     }
+}
+
+struct IngestTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
