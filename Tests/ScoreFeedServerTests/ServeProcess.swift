@@ -47,6 +47,16 @@ final class ServeProcess: Sendable {
         return try await finished.value
     }
 
+    /// The kernel's memory figures of the running process, in kB: `VmRSS` now and `VmHWM` (its peak).
+    func memory() throws -> (rss: Int, peak: Int) {
+        let status = try String(contentsOfFile: "/proc/\(pid.current)/status", encoding: .utf8)
+        func kilobytes(_ key: String) -> Int {
+            let line = status.split(separator: "\n").first { $0.hasPrefix(key + ":") } ?? ""
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+        }
+        return (kilobytes("VmRSS"), kilobytes("VmHWM"))
+    }
+
     /// Waits for the process to end by itself.
     func wait() async throws -> ChildProcess.Output { try await finished.value }
 }
@@ -56,6 +66,8 @@ final class ProcessID: Sendable {
     private let value = Atomic<Int32>(0)
 
     func set(_ pid: Int32) { value.store(pid, ordering: .relaxed) }
+
+    var current: Int32 { value.load(ordering: .relaxed) }
 
     /// Sends `signal` to the process, if it runs.
     func signal(_ signal: Int32) {
