@@ -59,13 +59,10 @@ struct ActivityRoutes {
     }
 
     private func authorize(_ request: Request) throws {
-        guard let key = Credentials.bearer(request.headers[.authorization]) else {
+        guard try Credentials.presentsKey(request, anyOf: configuration.appKeys, kind: "an app key") else {
             var error = APIError(.unauthorized, "unauthorized", "send `Authorization: Bearer <app key>`")
             error.headers[.wwwAuthenticate] = "Bearer"
             throw error
-        }
-        guard Credentials.matches(key, anyOf: configuration.appKeys) else {
-            throw APIError(.forbidden, "forbidden", "this bearer key is not an app key")
         }
     }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Hummingbird
 
 /// Checks the credentials of a request, in constant time.
 enum Credentials {
@@ -18,6 +19,16 @@ enum Credentials {
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
         return parts[1].trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Whether a request presents one of `keys` as its bearer key: `false` when it has no bearer
+    /// key at all; a 403 when it has a wrong one (never silently treated as anonymous).
+    static func presentsKey(_ request: Request, anyOf keys: [String], kind: String) throws -> Bool {
+        guard let key = bearer(request.headers[.authorization]) else { return false }
+        guard matches(key, anyOf: keys) else {
+            throw APIError(.forbidden, "forbidden", "this bearer key is not \(kind)")
+        }
+        return true
     }
 
     /// Whether `candidate` is one of `keys`. Every key is compared, each through a digest of fixed

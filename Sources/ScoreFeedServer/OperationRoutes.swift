@@ -24,13 +24,15 @@ struct OperationRoutes {
 
     func ready(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         guard await database.isReady else {
-            throw APIError(.serviceUnavailable, "not-ready", "the database is not open yet")
+            throw APIError(.serviceUnavailable, "not-ready", "database unavailable")
         }
         do {
             let pool = try await database.ready().pool
             _ = try await pool.withSession { try $0.query("SELECT 1") }
         } catch {
-            throw APIError(.serviceUnavailable, "not-ready", "the database does not answer: \(error)")
+            // The detail (server text, host names) goes to the log, never to an anonymous client.
+            context.logger.warning("readiness check: the database does not answer", metadata: ["error": "\(error)"])
+            throw APIError(.serviceUnavailable, "not-ready", "database unavailable")
         }
         return .json(.object(["status": .string("ready")]))
     }

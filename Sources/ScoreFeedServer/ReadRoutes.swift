@@ -1,3 +1,4 @@
+import APNs
 import Foundation
 import Hummingbird
 import PostgresClient
@@ -8,6 +9,8 @@ import ScoreStore
 /// `scorefeed game --json`; every list is in a stable order.
 struct ReadRoutes {
     let database: Database
+    /// Keys that may see push tokens in full (`SCOREFEED_APP_KEYS`); other readers see them shortened.
+    let appKeys: [String]
 
     /// `GET /v1/games[?status=live][&date=2019-04-01]`: the games, most recently scheduled first.
     func games(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -65,9 +68,11 @@ struct ReadRoutes {
     }
 
     /// `GET /v1/games/{id}/pushes[?after=ID][&limit=N]`: the Live Activity pushes of the game's
-    /// activities: planned (waiting in the outbox), sent, or failed, with APNs' last answer.
+    /// activities: planned (waiting in the outbox), sent, or failed, with APNs' last answer. Push
+    /// tokens are shortened as in the logs (`80a1f3c2…`) unless the request presents an app key.
     func pushes(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let gameId = try context.parameters.require("id")
+        let fullTokens = try Credentials.presentsKey(request, anyOf: appKeys, kind: "an app key")
         let after = try Self.integer(request, "after", default: 0, in: 0...Int.max)
         let limit = try Self.integer(request, "limit", default: 1000, in: 1...5000)
         let pool = try await database.ready().pool
@@ -78,7 +83,8 @@ struct ReadRoutes {
                 try ActivityPushes.counts(gameId, in: session), try ActivityPushes.latest(gameId, in: session)
             )
         }
-        let items = pushes.map(Self.json)
+        let json = { (push: OutboxPush) in Self.json(push, fullToken: fullTokens) }
+        let items = pushes.map(json)
         return .json(
             .object([
                 "gameId": .string(gameId),
@@ -86,14 +92,15 @@ struct ReadRoutes {
                     "planned": .int(counts["pending"] ?? 0), "sent": .int(counts["sent"] ?? 0),
                     "failed": .int(counts["failed"] ?? 0),
                 ]),
-                "latest": latest.map(Self.json) ?? .null,
+                "latest": latest.map(json) ?? .null,
                 "pushes": .array(items), "next": pushes.last.map { .int($0.id) } ?? .int(after),
             ]))
     }
 
-    private static func json(_ push: OutboxPush) -> JSONValue {
+    private static func json(_ push: OutboxPush, fullToken: Bool) -> JSONValue {
         JSONValue.object([
-            "id": .int(push.id), "activityId": .int(push.activityId), "pushToken": .string(push.pushToken),
+            "id": .int(push.id), "activityId": .int(push.activityId),
+            "pushToken": .string(fullToken ? push.pushToken : APNsRedaction.token(push.pushToken)),
             "environment": .string(push.environment.rawValue), "apnsId": .string(push.apnsId),
             "event": .string(push.event.rawValue), "priority": .int(push.priority),
             "timestamp": .int(push.timestamp), "reason": .string(push.reason),

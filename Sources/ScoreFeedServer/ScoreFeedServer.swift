@@ -51,7 +51,7 @@ public struct ScoreFeedServer: Sendable {
         let operations = OperationRoutes(database: database, hub: hub, metrics: metrics)
         let ingest = IngestRoute(configuration: configuration, database: database, metrics: metrics)
         let activities = ActivityRoutes(configuration: configuration, database: database)
-        let reads = ReadRoutes(database: database)
+        let reads = ReadRoutes(database: database, appKeys: configuration.appKeys)
         let streams = StreamRoute(database: database, hub: hub)
         return [
             ("GET", "/", Scoreboard.page), ("GET", "/healthz", operations.health), ("GET", "/readyz", operations.ready),

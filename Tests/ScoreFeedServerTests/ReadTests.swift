@@ -61,7 +61,7 @@ struct ReadTests {
         }
     }
 
-    @Test("pushes: planned per activity with counts; 404 for an unknown game")
+    @Test("pushes: planned per activity with counts, tokens shortened without an app key; 404 for an unknown game")
     func pushes() async throws {
         try await withServer { server in
             #expect(try await server.ingest("[\(scheduled("g1"))]").status == 202)
@@ -79,8 +79,17 @@ struct ReadTests {
             }
             let pushes = reply.object["pushes"] as? [[String: Any]] ?? []
             #expect(pushes.first?["state"] as? String == "planned")
-            #expect(pushes.first?["pushToken"] as? String == token)
             #expect(pushes.first?["event"] as? String == "update")
+            // Anyone may read the timeline, but only an app key sees the tokens in full.
+            #expect(pushes.first?["pushToken"] as? String == "cdcdcdcd…")
+            #expect(!reply.body.contains(token))
+            #expect((reply.object["latest"] as? [String: Any])?["pushToken"] as? String == "cdcdcdcd…")
+            let withKey = try await server.request(
+                .GET, "/v1/games/g1/pushes", headers: [("Authorization", "Bearer \(appKey)")])
+            #expect((withKey.object["pushes"] as? [[String: Any]])?.first?["pushToken"] as? String == token)
+            let wrongKey = try await server.request(
+                .GET, "/v1/games/g1/pushes", headers: [("Authorization", "Bearer \(ingestKey)")])
+            #expect(wrongKey.status == 403)
             let counts = reply.object["counts"] as? [String: Any]
             #expect(counts?["planned"] as? Int == pushes.count)
             #expect(counts?["sent"] as? Int == 0)

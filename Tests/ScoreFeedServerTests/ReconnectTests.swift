@@ -32,4 +32,27 @@ struct ReconnectTests {
             #expect(game["status"] as? String == "inprogress")
         }
     }
+
+    @Test("readyz says `database unavailable` and nothing of the server's text when the database is gone")
+    func readyWithoutDatabase() async throws {
+        try await withServer { server in
+            let database = try #require(server.server?.database)
+            let pids = try await database.ready().pool.backendPIDs()
+            let admin = try await PostgresConnection.connect(server.databaseURL)
+            for pid in pids { _ = try await admin.query("SELECT pg_terminate_backend($1)", [pid]) }
+            await admin.close()
+            var refused: [RunningServer.Reply] = []
+            for _ in 0..<pids.count {
+                let reply = try await server.request(.GET, "/readyz")
+                if reply.status != 200 { refused.append(reply) }
+            }
+            #expect(!refused.isEmpty)
+            for reply in refused {
+                #expect(reply.status == 503)
+                let error = reply.object["error"] as? [String: Any]
+                #expect(error?["message"] as? String == "database unavailable", "\(reply.body)")
+                #expect(!reply.body.contains("terminat"), "\(reply.body)")
+            }
+        }
+    }
 }
