@@ -16,7 +16,9 @@ struct ReplayCommand: AsyncParsableCommand {
         discussion: """
             Commands are printed as JSON lines on stdout (or --out FILE); a summary goes to stderr, with \
             a progress bar when stderr is a terminal. Replaying the same input again appends nothing and \
-            prints no command.
+            prints no command (it says how many messages an earlier run had already projected). Messages \
+            an earlier run stored but did not project (it was killed in between) are projected now, and \
+            their commands printed.
 
             canonical: JSON Lines files (docs/feed-format.md). Every line is checked before anything is \
             stored: a bad line stops the replay with a non-zero exit naming the file and line.
@@ -87,6 +89,12 @@ struct ReplayCommand: AsyncParsableCommand {
             "replayed \(summary.games.count) game(s): \(summary.messages) events (\(summary.accepted) accepted, "
                 + "\(summary.duplicates) duplicates), \(summary.commands) commands in \(String(format: "%.2f", seconds)) s"
         )
+        if summary.projectedEarlier > 0 {
+            Output.error(
+                "\(summary.projectedEarlier) duplicate(s) had been projected by an earlier run: their commands were "
+                    + "planned then and are not printed again (duplicates an earlier run stored but did not project "
+                    + "are projected now and printed)")
+        }
         if deliver {
             let total = try await DeliverCommand.deliver(connection, apns: apns, untilEmpty: true)
             Output.error(

@@ -9,6 +9,10 @@ public struct ReplaySummary: Sendable, Equatable {
     public var accepted = 0
     public var duplicates = 0
     public var commands = 0
+    /// Duplicates an earlier run had already projected: their commands were planned (and printed)
+    /// then, and are not printed again. Duplicates stored by an earlier run that stopped before
+    /// projecting them are projected now and their commands printed.
+    public var projectedEarlier = 0
     public var games: Set<String> = []
     /// Games that were skipped (`--keep-going`), with file, line and reason.
     public var failures: [String] = []
@@ -71,6 +75,7 @@ public struct Replayer: Sendable {
         messages: [SourcedMessage], emit: (LiveActivityCommand) throws -> Void
     ) async throws -> ReplaySummary {
         var summary = ReplaySummary()
+        let projectedBefore = try await checkpoint()
         var start = 0
         var previousAt: Date?
         while start < messages.count {
@@ -84,10 +89,10 @@ public struct Replayer: Sendable {
             do {
                 let outcomes = try await ingestor.ingest(batch.map(\.message))
                 summary.count(outcomes, of: batch)
-                try await project(outcomes, summary: &summary, emit: emit)
+                try await project(outcomes, after: projectedBefore, summary: &summary, emit: emit)
             } catch let rejection as IngestRejection {
                 summary.count(rejection.outcomes, of: batch)
-                try await project(rejection.outcomes, summary: &summary, emit: emit)
+                try await project(rejection.outcomes, after: projectedBefore, summary: &summary, emit: emit)
                 try await flushPending(Array(summary.games))
                 let refused = batch[batch.startIndex + rejection.index]
                 throw ReplayError(file: refused.file, line: refused.line, underlying: rejection.description)
@@ -118,6 +123,7 @@ public struct Replayer: Sendable {
         progress: (_ games: Int, _ summary: ReplaySummary) -> Void = { _, _ in }
     ) async throws -> ReplaySummary {
         var summary = ReplaySummary()
+        let projectedBefore = try await checkpoint()
         var pending: [AppendOutcome] = []
         for (index, game) in games.enumerated() {
             do {
@@ -130,7 +136,7 @@ public struct Replayer: Sendable {
                     file: refused.file, line: refused.line,
                     underlying: "game \(refused.message.gameId) not stored: \(rejection.description)")
                 guard keepGoing else {
-                    try await project(pending, summary: &summary, emit: emit)
+                    try await project(pending, after: projectedBefore, summary: &summary, emit: emit)
                     try await flushPending(Array(summary.games))
                     throw error
                 }
@@ -138,7 +144,7 @@ public struct Replayer: Sendable {
             }
             // Project in pages of about a thousand events rather than after every game.
             if pending.count >= projector.pageSize || index == games.count - 1 {
-                try await project(pending, summary: &summary, emit: emit)
+                try await project(pending, after: projectedBefore, summary: &summary, emit: emit)
                 pending = []
             }
             progress(index + 1, summary)
@@ -147,18 +153,31 @@ public struct Replayer: Sendable {
         return summary
     }
 
-    /// Brings the projection up to date and emits the commands planned from these appends.
+    /// The projection's checkpoint: events after it have not been projected yet.
+    private func checkpoint() async throws -> Int {
+        try await ingestor.connection.withSession { try Projector.checkpoint(in: $0) }
+    }
+
+    /// Brings the projection up to date and emits the commands planned for these messages: those
+    /// appended now, and duplicates after `projectedBefore` (stored by an earlier run that stopped
+    /// before projecting them, so their commands are planned now).
     private func project(
-        _ outcomes: [AppendOutcome], summary: inout ReplaySummary, emit: (LiveActivityCommand) throws -> Void
+        _ outcomes: [AppendOutcome], after projectedBefore: Int, summary: inout ReplaySummary,
+        emit: (LiveActivityCommand) throws -> Void
     ) async throws {
-        let positions = outcomes.compactMap { outcome -> Int? in
-            if case .appended(let position, _) = outcome { return position }
-            return nil
+        var positions: [Int] = []
+        for outcome in outcomes {
+            switch outcome {
+            case .appended(let position, _): positions.append(position)
+            case .duplicate(let position) where position > projectedBefore: positions.append(position)
+            case .duplicate: summary.projectedEarlier += 1
+            }
         }
         guard !positions.isEmpty else { return }
+        let wanted = positions
         let connection = ingestor.connection
         try await projector.catchUp(connection)
-        let commands = try await connection.withSession { try PushCommands.forPositions(positions, in: $0) }
+        let commands = try await connection.withSession { try PushCommands.forPositions(wanted, in: $0) }
         summary.commands += commands.count
         for command in commands { try emit(command) }
     }

@@ -38,6 +38,34 @@ struct ReplayTests {
         }
     }
 
+    @Test(
+        "after a run killed between storing and projecting, the next replay prints every command of what it stored",
+        arguments: fixtures)
+    func afterKilledRun(_ name: String) async throws {
+        try await withStore { connection in
+            let messages = try FeedFile.read(fixture("\(name).jsonl"))
+            // The killed run: the first 60% of the messages stored, of those only the first half projected.
+            let stored = messages.count * 6 / 10
+            _ = try await Ingestor(connection: connection).ingest(messages.prefix(stored / 2).map(\.message))
+            try await Projector().catchUp(connection)
+            var earlier = try await connection.withSession {
+                try PushCommands.forGame(messages[0].message.gameId, in: $0)
+            }
+            _ = try await Ingestor(connection: connection).ingest(messages[(stored / 2)..<stored].map(\.message))
+            // The next run replays the whole file: what the killed run printed before it died (the commands of
+            // the projected half) is not printed again; every other command is.
+            var lines: [String] = []
+            let summary = try await Replayer(ingestor: Ingestor(connection: connection)).replay(messages: messages) {
+                lines.append($0.jsonLine())
+            }
+            #expect(summary.projectedEarlier == stored / 2)
+            let golden = try String(contentsOfFile: fixture("\(name).commands.jsonl"), encoding: .utf8)
+                .split(separator: "\n").map(String.init)
+            earlier.sort { $0.version < $1.version }
+            #expect(earlier.map { $0.jsonLine() } + lines == golden)
+        }
+    }
+
     @Test("the golden streams keep the APNs rules: seconds, strictly increasing, one end, last")
     func goldenRules() throws {
         for name in Self.fixtures {
