@@ -1,4 +1,11 @@
 import Foundation
+import ScoreDomain
+
+/// The APNs Live Activity event of a push: `update` while the game goes on, `end` for the final push.
+public enum LiveActivityEvent: String, Sendable, Codable {
+    case update
+    case end
+}
 
 /// One push to one Live Activity, decided by an ``ActivityThrottle``.
 public struct ActivityPush: Sendable, Equatable {
@@ -29,4 +36,37 @@ public struct ActivityPush: Sendable, Equatable {
     public var version: Int
     /// The exact APNs request body `{"aps":{…}}`.
     public var payload: String
+
+    public init(
+        event: LiveActivityEvent, priority: Int, timestamp: Int, sendAt: Date, expiration: Int, reason: Reason,
+        version: Int, payload: String
+    ) {
+        self.event = event
+        self.priority = priority
+        self.timestamp = timestamp
+        self.sendAt = sendAt
+        self.expiration = expiration
+        self.reason = reason
+        self.version = version
+        self.payload = payload
+    }
+
+    /// The push's fields as compact JSON members in sorted key order, the payload embedded as an
+    /// object: `"event":"update","expiration":…,"payload":{"aps":{…}},"priority":10,"reason":"immediate","timestamp":…`.
+    /// `replay` prints `{"gameId":…,` + these + `}`; the golden files put the activity first.
+    public var jsonMembers: String {
+        var out = "\"event\":"
+        JSONValue.writeString(event.rawValue, to: &out)
+        out += ",\"expiration\":\(expiration),\"payload\":" + payload + ",\"priority\":\(priority),\"reason\":"
+        JSONValue.writeString(reason.rawValue, to: &out)
+        out += ",\"timestamp\":\(timestamp)"
+        return out
+    }
+
+    /// One JSON line for `replay` and `follow`: `{"gameId":"…",` + ``jsonMembers`` + `}`.
+    public func jsonLine(gameId: String) -> String {
+        var out = "{\"gameId\":"
+        JSONValue.writeString(gameId, to: &out)
+        return out + "," + jsonMembers + "}"
+    }
 }

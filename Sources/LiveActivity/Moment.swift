@@ -1,6 +1,7 @@
 import ScoreDomain
 
 /// What a fan should feel about a change: the alert title of a significant moment, or nothing.
+/// The one place alert text is decided, for every target of the ``PushPlanner``.
 enum Moment {
     /// The alert title when the change from `previous` to `next` through `event` is a moment a fan
     /// wants to feel: a run, a lead change, the game starting, a delay or suspension, the final.
@@ -8,7 +9,27 @@ enum Moment {
         if let previous, leader(previous) != nil, leader(next) != nil, leader(previous) != leader(next) {
             return "Lead change"
         }
-        return CommandPlanner.alertTitle(previous: previous, next: next, event: event)
+        switch event {
+        case .runScored(_, let runs):
+            return runs == 1 ? "Run scored" : "\(runs) runs scored"
+        case .scoreCorrected:
+            let scoreChanged = previous.map { $0.homeScore != next.homeScore || $0.awayScore != next.awayScore } ?? true
+            return scoreChanged ? "Score corrected" : nil
+        case .gameStarted:
+            return "Game started"
+        case .statusChanged(.delayed):
+            return "Game delayed"
+        case .statusChanged(.suspended):
+            return "Game suspended"
+        case .gameEnded(.closed):
+            return "Final"
+        case .gameEnded(.postponed):
+            return "Postponed"
+        case .gameEnded(.cancelled):
+            return "Cancelled"
+        case .gameScheduled, .inningChanged, .outRecorded, .basesChanged, .statusChanged, .gameEnded:
+            return nil
+        }
     }
 
     /// The side ahead, or `nil` when tied.

@@ -2,12 +2,16 @@ import LiveActivity
 import MLBFeed
 import ScoreDomain
 import ScoreStore
+import Synchronization
 
 /// Where a followed or replayed game's messages go: the event log, through the ``Replayer`` (ingest →
-/// projection → Live Activity commands).
-public struct MLBGameStore: Sendable {
+/// projection → pushes), the same path as the server's.
+public final class MLBGameStore: Sendable {
     /// The write path.
     public let replayer: Replayer
+    /// The activity registered before the game whose pushes are emitted, kept across documents
+    /// (a follower stores one document at a time).
+    private let audience = Mutex<Audience?>(Audience())
 
     /// Creates a store on a replayer.
     public init(replayer: Replayer) {
@@ -29,12 +33,14 @@ public struct MLBGameStore: Sendable {
         }
     }
 
-    /// Appends messages (duplicates by id are skipped), projects them and emits their commands.
+    /// Appends messages (duplicates by id are skipped), projects them and emits the pushes an
+    /// activity registered before the game receives.
     /// - Parameter source: names where the messages came from in errors (e.g. the snapshot file).
-    public func store(
-        _ messages: [FeedMessage], source: String, emit: (LiveActivityCommand) throws -> Void
-    ) async throws -> ReplaySummary {
-        try await replayer.replay(
-            messages: messages.map { SourcedMessage(message: $0, file: source, line: 1) }, emit: emit)
+    public func store(_ messages: [FeedMessage], source: String, emit: PushSink) async throws -> ReplaySummary {
+        var audience = self.audience.withLock { $0 }
+        defer { self.audience.withLock { [audience] in $0 = audience } }
+        return try await replayer.replay(
+            messages: messages.map { SourcedMessage(message: $0, file: source, line: 1) }, audience: &audience,
+            emit: emit)
     }
 }

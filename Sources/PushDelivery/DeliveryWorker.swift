@@ -41,9 +41,6 @@ public struct DeliveryWorker: Sendable {
     /// Seconds a claim is held before another worker may take the push over.
     public var lease = 30
     public var backoff = APNsBackoff()
-    /// When set, each round first sends the pushes that time alone made due (coalesced updates whose
-    /// interval closed, ends near the 8-hour limit), on the wall clock.
-    public var throttle: ThrottlePolicy? = ThrottlePolicy()
     /// Told of every recorded attempt: its outcome (`sent`, `retry`, `deactivated`, `failed`,
     /// `paused`, `released`) and APNs' reason, if any (for metrics).
     public var observe: (@Sendable (_ outcome: String, _ reason: String?) -> Void)?
@@ -74,12 +71,6 @@ public struct DeliveryWorker: Sendable {
         )
     }
 
-    /// Sends the pushes that time alone made due, when ``throttle`` is set.
-    private func tick() async throws {
-        guard let throttle else { return }
-        _ = try await connection.transaction { try PushScheduler.tick(at: Date(), policy: throttle, in: $0) }
-    }
-
     /// Records a round's attempts in one transaction and tells ``observe``.
     private func record(_ attempts: [Attempt]) async throws {
         guard !attempts.isEmpty else { return }
@@ -100,8 +91,8 @@ public struct DeliveryWorker: Sendable {
         var underlying: any Error
     }
 
-    /// What runs while a round is on the wire: records the previous round, then sends what time
-    /// alone made due and claims the next round (unless `claim` is false).
+    /// What runs while a round is on the wire: records the previous round, then claims the next
+    /// round (unless `claim` is false).
     /// - Throws: ``RecordFailed`` when the previous round was not recorded; the claim's error otherwise.
     private func recordThenClaim(_ attempts: [Attempt], claim: Bool) async throws -> [OutboxPush] {
         do {
@@ -110,7 +101,6 @@ public struct DeliveryWorker: Sendable {
             throw RecordFailed(underlying: error)
         }
         guard claim else { return [] }
-        try await tick()
         return try await self.claim()
     }
 

@@ -1,8 +1,10 @@
 import APNs
 import ArgumentParser
 import Foundation
+import LiveActivity
 import PostgresClient
 import PushDelivery
+import ScoreStore
 
 /// `scorefeed deliver [--until-empty]`: the delivery worker on its own.
 struct DeliverCommand: AsyncParsableCommand {
@@ -38,8 +40,22 @@ struct DeliverCommand: AsyncParsableCommand {
     ) async throws -> DeliveryRound {
         let clients = try PushClients(try apns.configuration(), logger: Runtime.logger)
         let worker = DeliveryWorker(connection: connection, client: { clients.client($0) }, logger: Runtime.logger)
+        let url = try await Runtime.databaseURL()
         do {
-            let total = try await worker.run(untilEmpty: untilEmpty)
+            // The tick scheduler runs beside the worker (as in `serve`): coalesced updates whose
+            // interval closed, and ends before Apple's 8-hour limit, go into the outbox on the wall clock.
+            let total = try await withThrowingTaskGroup(of: DeliveryRound?.self) { group in
+                group.addTask { try await worker.run(untilEmpty: untilEmpty) }
+                group.addTask {
+                    try await PushScheduler.run(url: url, planner: PushPlanner(), logger: Runtime.logger)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                while let result = try await group.next() {
+                    if let total = result { return total }
+                }
+                throw CancellationError()
+            }
             await clients.shutdown()
             return total
         } catch {

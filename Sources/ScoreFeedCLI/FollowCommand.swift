@@ -24,8 +24,8 @@ struct FollowMLBCommand: AsyncParsableCommand {
         discussion: """
             Polls GET /api/v1.1/game/GAMEPK/feed/live once, then .../feed/live/diffPatch?startTimecode=T for \
             JSON Patches (refetching the whole document when one does not apply), and turns every newer \
-            document into canonical messages (game id mlb-GAMEPK) for the event log; the Live Activity \
-            commands they plan are printed as JSON lines, as replay does. Waits metaData.wait seconds \
+            document into canonical messages (game id mlb-GAMEPK) for the event log; the pushes an \
+            activity registered before the game receives are printed as JSON lines, as replay does. Waits metaData.wait seconds \
             between polls unless --interval is given. Failed requests are retried with exponential backoff; \
             documents that cannot be read are logged and skipped. Stops when the game is final, postponed \
             or cancelled, or on SIGINT/SIGTERM. Restarting continues from the log: nothing is sent twice. \
@@ -93,7 +93,7 @@ struct FollowMLBCommand: AsyncParsableCommand {
                             _ = try await store.store(
                                 diff.messages, source: "mlb:\(gamePk)@\(diff.view.timecode?.text ?? "")"
                             ) {
-                                try sink.write($0.jsonLine() + "\n")
+                                try sink.write($1.jsonLine(gameId: $0) + "\n")
                             }
                         }
                     }

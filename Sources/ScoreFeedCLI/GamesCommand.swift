@@ -1,3 +1,4 @@
+import APNs
 import ArgumentParser
 import Foundation
 import LiveActivity
@@ -74,36 +75,63 @@ struct GameCommand: AsyncParsableCommand {
     }
 }
 
-/// `scorefeed pushes ID [--json]`: the Live Activity commands planned for one game.
+/// `scorefeed pushes ID [--json]`: the pushes planned for one game's registered activities, and
+/// what became of them.
 struct PushesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "pushes", abstract: "List the Live Activity commands planned for a game.")
+        commandName: "pushes",
+        abstract: "List the Live Activity pushes planned and delivered for a game's registered activities.",
+        discussion: """
+            One row per push in planning order: the activity (id and shortened token), timestamp, event, \
+            priority, why it went out (immediate, coalesced, final, lifetime), its state in the outbox \
+            (planned, sent, failed), attempts and APNs' last status, and what it shows.
+            """)
 
     @Argument(help: "The game id.")
     var id: String
 
-    @Flag(help: "Print the commands as JSON lines, as `replay` does.")
+    @Flag(help: "Print the pushes as JSON lines.")
     var json = false
 
     func run() async throws {
         let connection = try await Runtime.openDatabase()
         let gameId = id
-        let (state, commands) = try await connection.withSession { session in
-            (try ScoreProjection.load(gameId, in: session), try PushCommands.forGame(gameId, in: session))
+        let (state, pushes) = try await connection.withSession { session in
+            (try ScoreProjection.load(gameId, in: session), try ActivityPushes.forGame(gameId, in: session))
         }
         await connection.close()
         guard state != nil else { throw CLIError("no game \"\(id)\"") }
         if json {
-            for command in commands { Output.line(command.jsonLine()) }
+            for push in pushes { Output.line(Self.jsonLine(push)) }
             return
         }
-        let rows = commands.map { c in
+        let rows = pushes.map { p in
             [
-                String(c.version), rfc3339(Date(timeIntervalSince1970: TimeInterval(c.timestamp))), c.event.rawValue,
-                String(c.priority), PayloadSummary(c.payload).text,
+                "\(p.activityId) \(APNsRedaction.token(p.pushToken))",
+                rfc3339(Date(timeIntervalSince1970: TimeInterval(p.timestamp))), p.event.rawValue, String(p.priority),
+                p.reason, p.state == "pending" ? "planned" : p.state, String(p.attempts),
+                p.lastStatus.map(String.init) ?? "-", PayloadSummary(p.payload).text,
             ]
         }
-        Output.write(Table.render(header: ["VER", "TIMESTAMP", "EVENT", "PRIO", "CONTENT"], rows: rows))
+        Output.write(
+            Table.render(
+                header: ["ACTIVITY", "TIMESTAMP", "EVENT", "PRIO", "REASON", "STATE", "TRIES", "APNS", "CONTENT"],
+                rows: rows))
+    }
+
+    static func jsonLine(_ push: OutboxPush) -> String {
+        var line = "{\"activity\":\(push.activityId),\"apnsId\":"
+        JSONValue.writeString(push.apnsId, to: &line)
+        line += ",\"attempts\":\(push.attempts),\"event\":"
+        JSONValue.writeString(push.event.rawValue, to: &line)
+        line += ",\"expiration\":\(push.expiration),\"lastReason\":"
+        if let reason = push.lastReason { JSONValue.writeString(reason, to: &line) } else { line += "null" }
+        line += ",\"lastStatus\":" + (push.lastStatus.map(String.init) ?? "null")
+        line += ",\"payload\":" + push.payload + ",\"priority\":\(push.priority),\"reason\":"
+        JSONValue.writeString(push.reason, to: &line)
+        line += ",\"state\":"
+        JSONValue.writeString(push.state == "pending" ? "planned" : push.state, to: &line)
+        return line + ",\"timestamp\":\(push.timestamp)}"
     }
 }
 

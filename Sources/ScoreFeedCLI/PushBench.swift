@@ -55,8 +55,7 @@ struct PushBench: AsyncParsableCommand {
                     gameId: "bench", tokens: tokens, environment: .production, bundleId: "com.example.scores",
                     frequentUpdates: false, at: now.addingTimeInterval(-30), in: session)
             }
-            var worker = DeliveryWorker(connection: connection, client: { _ in client }, logger: Runtime.logger)
-            worker.throttle = nil
+            let worker = DeliveryWorker(connection: connection, client: { _ in client }, logger: Runtime.logger)
 
             let backend = try await connection.withSession {
                 try $0.query("SELECT pg_backend_pid() AS pid")[0].int("pid")

@@ -6,7 +6,7 @@ import ScoreStore
 
 extension ReplayCommand {
     /// `--format mlb-feed`: documents → differ (from the log's view of each game) → messages → replay.
-    func replayMLB(_ replayer: Replayer, emit: (LiveActivityCommand) throws -> Void) async throws -> ReplaySummary {
+    func replayMLB(_ replayer: Replayer, emit: PushSink) async throws -> ReplaySummary {
         let files = try FeedSources.expand(paths) { $0.hasSuffix(".json") }
         // Read every document first: a bad one stops the replay before anything is stored.
         var snapshots: [(file: String, snapshot: MLBSnapshot)] = []

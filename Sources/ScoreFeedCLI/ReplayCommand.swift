@@ -3,7 +3,7 @@ import Foundation
 import LiveActivity
 import ScoreStore
 
-/// `scorefeed replay PATH...`: feed files through ingest → log → projection → commands.
+/// `scorefeed replay PATH...`: feed files through ingest → log → projection → pushes.
 struct ReplayCommand: AsyncParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case canonical, retrosheet
@@ -12,13 +12,18 @@ struct ReplayCommand: AsyncParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Replay feed files and print the Live Activity commands they produce.",
+        abstract: "Replay feed files and print the Live Activity pushes a phone would receive.",
         discussion: """
-            Commands are printed as JSON lines on stdout (or --out FILE); a summary goes to stderr, with \
-            a progress bar when stderr is a terminal. Replaying the same input again appends nothing and \
-            prints no command (it says how many messages an earlier run had already projected). Messages \
+            Prints, as JSON lines on stdout (or --out FILE), the pushes an activity registered 15 minutes \
+            before each game's first pitch receives, planned by the server's own planner (instant replays \
+            run on the events' own clock, --speed replays on the wall clock): \
+            {"gameId":…,"event":…,"expiration":…,"payload":{"aps":{…}},"priority":…,"reason":…,"timestamp":…}. \
+            Registered activities of the games get their pushes in the outbox too (see `scorefeed pushes`). \
+            A summary goes to stderr, with a progress bar when stderr is a terminal. Replaying the same \
+            input again appends nothing and prints no push (it says how many messages an earlier run had \
+            already projected). Messages \
             an earlier run stored but did not project (it was killed in between) are projected now, and \
-            their commands printed.
+            their pushes printed.
 
             canonical: JSON Lines files (docs/feed-format.md). Every line is checked before anything is \
             stored: a bad line stops the replay with a non-zero exit naming the file and line.
@@ -43,7 +48,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Input format: canonical, retrosheet or mlb-feed.")
     var format: Format = .canonical
 
-    @Option(help: "Write the commands to this file instead of stdout.")
+    @Option(help: "Write the pushes to this file instead of stdout.")
     var out: String?
 
     @Option(help: "Replay at N times the real time between messages (default: instant).")
@@ -72,7 +77,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let clock: PushClock = speed == nil ? .eventTime : .wall({ Date() })
         let replayer = Replayer(
             ingestor: Ingestor(connection: connection), projector: Projector(clock: clock), speed: speed)
-        let write: (LiveActivityCommand) throws -> Void = { try sink.write($0.jsonLine() + "\n") }
+        let write: PushSink = { try sink.write($1.jsonLine(gameId: $0) + "\n") }
         var summary: ReplaySummary
         switch format {
         case .canonical:
@@ -87,11 +92,11 @@ struct ReplayCommand: AsyncParsableCommand {
         let seconds = (ContinuousClock.now - started) / .seconds(1)
         Output.error(
             "replayed \(summary.games.count) game(s): \(summary.messages) events (\(summary.accepted) accepted, "
-                + "\(summary.duplicates) duplicates), \(summary.commands) commands in \(String(format: "%.2f", seconds)) s"
+                + "\(summary.duplicates) duplicates), \(summary.pushes) pushes in \(String(format: "%.2f", seconds)) s"
         )
         if summary.projectedEarlier > 0 {
             Output.error(
-                "\(summary.projectedEarlier) duplicate(s) had been projected by an earlier run: their commands were "
+                "\(summary.projectedEarlier) duplicate(s) had been projected by an earlier run: their pushes were "
                     + "planned then and are not printed again (duplicates an earlier run stored but did not project "
                     + "are projected now and printed)")
         }
@@ -110,7 +115,7 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     private func replayRetrosheet(
-        _ replayer: Replayer, emit: (LiveActivityCommand) throws -> Void
+        _ replayer: Replayer, emit: PushSink
     ) async throws -> ReplaySummary {
         let files = try FeedSources.expand(paths, accept: FeedSources.isEventFile)
         var games: [[SourcedMessage]] = []
@@ -124,7 +129,7 @@ struct ReplayCommand: AsyncParsableCommand {
                     let summary = try await replayGames(replayer, games, emit: emit)
                     Output.error(
                         "replayed \(summary.games.count) game(s) before the error: \(summary.messages) events, "
-                            + "\(summary.commands) commands")
+                            + "\(summary.pushes) pushes")
                     throw CLIError(error.description)
                 }
                 failures.append(error.description)
@@ -136,7 +141,7 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     private func replayGames(
-        _ replayer: Replayer, _ games: [[SourcedMessage]], emit: (LiveActivityCommand) throws -> Void
+        _ replayer: Replayer, _ games: [[SourcedMessage]], emit: PushSink
     ) async throws -> ReplaySummary {
         if speed != nil { return try await replayer.replay(messages: games.flatMap { $0 }, emit: emit) }
         let bar = ProgressBar(totalGames: games.count)
@@ -147,7 +152,7 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 }
 
-/// Where replayed commands go: stdout or a file.
+/// Where replayed pushes go: stdout or a file.
 final class CommandSink {
     private let handle: FileHandle
     private let ownsHandle: Bool

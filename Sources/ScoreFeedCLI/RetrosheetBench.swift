@@ -12,7 +12,7 @@ struct RetrosheetBench: AsyncParsableCommand {
         abstract: "Parse and fold a season of Retrosheet games in memory, then replay them end to end.",
         discussion: """
             In memory: read the event files, parse, convert to canonical messages and fold them all. \
-            End to end: the same games through ingest, event log, projection and commands into a \
+            End to end: the same games through ingest, event log, projection and pushes (an activity registered before each game) into a \
             throw-away schema of the configured database (dropped afterwards).
             """
     )
@@ -59,14 +59,14 @@ struct RetrosheetBench: AsyncParsableCommand {
         let connection = try await PostgresConnection.connect(url)
         try await Migrator().migrate(connection, logger: Runtime.logger)
         let began = ContinuousClock.now
-        let summary = try await Replayer(ingestor: Ingestor(connection: connection)).replay(games: games) { _ in }
+        let summary = try await Replayer(ingestor: Ingestor(connection: connection)).replay(games: games) { _, _ in }
         let seconds = (ContinuousClock.now - began) / .seconds(1)
         let again = ContinuousClock.now
-        let second = try await Replayer(ingestor: Ingestor(connection: connection)).replay(games: games) { _ in }
+        let second = try await Replayer(ingestor: Ingestor(connection: connection)).replay(games: games) { _, _ in }
         let againSeconds = (ContinuousClock.now - again) / .seconds(1)
         await connection.close()
         return [
-            "endToEndSeconds": rounded(seconds, places: 3), "commands": summary.commands,
+            "endToEndSeconds": rounded(seconds, places: 3), "pushes": summary.pushes,
             "endToEndEventsPerSecond": rounded(Double(summary.accepted) / seconds, places: 0),
             "replayAgainSeconds": rounded(againSeconds, places: 3), "replayAgainDuplicates": second.duplicates,
         ]

@@ -100,10 +100,11 @@ public struct ScoreFeedServer: Sendable {
             logger: logger)
         // Stopped in reverse order: delivery first (it needs only the database: its round in flight
         // finishes or is released while the rest still runs), then the live streams (so the HTTP
-        // server can drain), the HTTP server, the projector, and the database last.
+        // server can drain), the HTTP server, the tick scheduler, the projector, and the database last.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: DatabaseService(database: database, logger: logger)),
             .init(service: ProjectorService(projector: observedProjector(), database: database, logger: logger)),
+            .init(service: SchedulerService(planner: projector.planner, database: database, logger: logger)),
             .init(service: application),
             .init(service: ChangeFeedService(hub: hub, database: database, logger: logger)),
         ]

@@ -1,3 +1,4 @@
+import LiveActivity
 import Logging
 import PostgresClient
 import PushDelivery
@@ -29,6 +30,22 @@ struct ProjectorService: Service {
             try await follower.run { connection in try await projector.step(connection) > 0 }
         }
         logger.info("projector stopped")
+    }
+}
+
+/// The tick scheduler as a service: the pushes time alone makes due (a coalesced update whose
+/// interval closed, an activity's end before Apple's 8-hour limit), planned on the wall clock by
+/// the same planner as the projector's. Stops on graceful shutdown.
+struct SchedulerService: Service {
+    let planner: PushPlanner
+    let database: Database
+    let logger: Logger
+
+    func run() async throws {
+        _ = try await database.ready()
+        let (url, planner, logger) = (database.url, planner, logger)
+        try await untilGracefulShutdown { try await PushScheduler.run(url: url, planner: planner, logger: logger) }
+        logger.info("tick scheduler stopped")
     }
 }
 

@@ -69,3 +69,16 @@ public func registerActivities(for file: String, _ connection: PostgresConnectio
         }
     }
 }
+
+/// What `replay` prints for a fixture: the golden pushes of its activity 0 (production, no frequent
+/// updates, registered 15 minutes before the first pitch, like the replay's audience), each line
+/// `{"gameId":…,` + the push's members. The golden files hold one kind of stream: the pushes.
+public func audienceGolden(_ name: String) throws -> String {
+    let gameId = try FeedFile.read(fixture("\(name).jsonl"))[0].message.gameId
+    let golden = try String(contentsOfFile: fixture("\(name).pushes.jsonl"), encoding: .utf8)
+    let prefix = #"{"activity":0,"apnsId":""#
+    return golden.split(separator: "\n").compactMap { line -> String? in
+        guard line.hasPrefix(prefix), let end = line.dropFirst(prefix.count).firstIndex(of: "\"") else { return nil }
+        return #"{"gameId":"\#(gameId)","# + line[line.index(end, offsetBy: 2)...] + "\n"
+    }.joined()
+}

@@ -142,40 +142,43 @@ public enum Activities {
         return try result[0].int("n") == 1
     }
 
-    /// The active activities of these games with their throttles, locked for the transaction.
-    static func throttles(_ gameIds: [String], in session: PostgresSession) throws -> [String: [(
-        Int, ActivityThrottle
-    )]] {
+    /// The push targets of these games' active activities, locked for the transaction.
+    static func targets(_ gameIds: [String], in session: PostgresSession) throws -> [String: [StoredTarget]] {
         let result = try session.query(
             """
             SELECT id, game_id, \(throttleColumns) FROM activities
             WHERE game_id = ANY($1::text[]) AND active ORDER BY id FOR UPDATE
             """, [gameIds])
-        var byGame: [String: [(Int, ActivityThrottle)]] = [:]
+        var byGame: [String: [StoredTarget]] = [:]
         for row in result.rows {
-            byGame[try row.string("game_id"), default: []].append(
-                (try row.int("id"), try decodeThrottle(row)))
+            let target = try decodeTarget(row)
+            byGame[target.gameId, default: []].append(target)
         }
         return byGame
     }
 
-    /// Active activities whose throttle must be ticked by `now`, locked (others skip them).
-    static func due(at now: Date, limit: Int, in session: PostgresSession) throws -> [(Int, String, ActivityThrottle)] {
+    /// Active activities whose target must be ticked by `now`, locked (others skip them).
+    static func due(at now: Date, limit: Int, in session: PostgresSession) throws -> [StoredTarget] {
         let result = try session.query(
             """
             SELECT id, game_id, \(throttleColumns) FROM activities
             WHERE active AND next_deadline <= $1 ORDER BY next_deadline LIMIT $2 FOR UPDATE SKIP LOCKED
             """, [now, limit])
-        return try result.rows.map {
-            (try $0.int("id"), try $0.string("game_id"), try decodeThrottle($0))
-        }
+        return try result.rows.map(decodeTarget)
     }
 
-    /// Stores many throttles in one statement.
-    static func saveAll(_ throttles: [(Int, ActivityThrottle)], policy: ThrottlePolicy, in session: PostgresSession)
-        throws
-    {
-        guard !throttles.isEmpty else { return }
+    /// Stores many targets' planner state in one statement, with when each must be ticked next.
+    static func save(_ targets: [StoredTarget], planner: PushPlanner, in session: PostgresSession) throws {
+        guard !targets.isEmpty else { return }
+        var ids: [Int] = []
+        var texts: [String] = []
+        for stored in targets {
+            switch stored.target {
+            case .liveActivity(let throttle):
+                ids.append(stored.id)
+                texts.append(throttle.storageText)
+            }
+        }
         try session.query(
             """
             UPDATE activities a SET throttle_state = u.t, throttle = NULL, next_deadline = u.d,
@@ -184,8 +187,7 @@ public enum Activities {
             WHERE a.id = u.id
             """,
             [
-                throttles.map(\.0), throttles.map(\.1.storageText),
-                throttles.map { $0.1.nextDeadline(policy: policy) }, throttles.map(\.1.ended),
+                ids, texts, targets.map { planner.nextDeadline($0.target) }, targets.map { planner.isEnded($0.target) },
             ])
     }
 
@@ -207,8 +209,13 @@ public enum Activities {
     /// The throttle in its compact form, or (rows saved before migration 0008) as JSON.
     private static let throttleColumns = "throttle_state, throttle::text AS throttle"
 
-    private static func decodeThrottle(_ row: PostgresRow) throws -> ActivityThrottle {
-        if let text = try row.text("throttle_state") { return try ActivityThrottle(storageText: text) }
-        return try JSONDecoder().decode(ActivityThrottle.self, from: Data(try row.string("throttle").utf8))
+    private static func decodeTarget(_ row: PostgresRow) throws -> StoredTarget {
+        let throttle: ActivityThrottle
+        if let text = try row.text("throttle_state") {
+            throttle = try ActivityThrottle(storageText: text)
+        } else {
+            throttle = try JSONDecoder().decode(ActivityThrottle.self, from: Data(try row.string("throttle").utf8))
+        }
+        return StoredTarget(id: try row.int("id"), gameId: try row.string("game_id"), target: .liveActivity(throttle))
     }
 }

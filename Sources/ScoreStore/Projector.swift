@@ -4,41 +4,47 @@ import Logging
 import PostgresClient
 import ScoreDomain
 
-/// Builds the `score_states` projection and plans Live Activity commands from the event log.
+/// Builds the `score_states` projection and plans the pushes of every target from the event log.
 ///
-/// Each step reads the next page of events after the projector's checkpoint and, in ONE
-/// transaction, writes the changed `score_states` rows, each game's state after every event
-/// (``StateChanges``), the planned `push_commands` and the new checkpoint. The checkpoint row is
+/// Each step reads the next page of events after the projector's checkpoint, folds it with
+/// ``ProjectionPage`` (pure), and in ONE transaction writes what the page returned: the changed
+/// `score_states` rows, each game's state after every event (``StateChanges``), the targets' new
+/// planner state, the planned pushes (the outbox) and the new checkpoint. The checkpoint row is
 /// locked for the transaction, so two projectors never apply the same events; a crash between any
 /// two steps loses or repeats nothing.
 public struct Projector: Sendable {
     /// The checkpoint's name in `projection_checkpoints`.
     public static let name = "score_states"
 
-    public let planner: PlannerConfig
-    public let throttle: ThrottlePolicy
+    public let planner: PushPlanner
     public let clock: PushClock
     public let pageSize: Int
     /// Told after each committed page how many changes were held back to coalesce with a later
     /// update (for metrics).
     public var onCoalesced: (@Sendable (Int) -> Void)?
 
-    public init(
-        planner: PlannerConfig = PlannerConfig(), throttle: ThrottlePolicy = ThrottlePolicy(),
-        clock: PushClock = .eventTime, pageSize: Int = 5000
-    ) {
-        self.planner = planner
-        self.throttle = throttle
+    public init(throttle: ThrottlePolicy = ThrottlePolicy(), clock: PushClock = .eventTime, pageSize: Int = 5000) {
+        self.planner = PushPlanner(policy: throttle)
         self.clock = clock
         self.pageSize = pageSize
     }
 
+    /// The throttle settings of the planner.
+    public var throttle: ThrottlePolicy { planner.policy }
+
     /// Applies every event not yet projected. Returns how many events it applied.
     @discardableResult
     public func catchUp(_ connection: PostgresConnection) async throws -> Int {
+        var audience: Audience?
+        return try await catchUp(connection, audience: &audience)
+    }
+
+    /// Applies every event not yet projected, planning the `audience`'s pushes too (when not nil).
+    @discardableResult
+    public func catchUp(_ connection: PostgresConnection, audience: inout Audience?) async throws -> Int {
         var total = 0
         while true {
-            let applied = try await step(connection)
+            let applied = try await step(connection, audience: &audience)
             total += applied
             if applied == 0 { return total }
         }
@@ -46,19 +52,27 @@ public struct Projector: Sendable {
 
     /// Applies at most one page of events in one transaction. Returns how many it applied.
     public func step(_ connection: PostgresConnection) async throws -> Int {
-        let projector = self
-        let (applied, coalesced) = try await connection.transaction { tx in
-            var coalesced = 0
-            let applied = try Self.applyPage(
-                pageSize: projector.pageSize, planning: projector, coalesced: &coalesced, in: tx)
-            return (applied, coalesced)
+        var audience: Audience?
+        return try await step(connection, audience: &audience)
+    }
+
+    /// One page, planning the `audience`'s pushes too; the audience changes only if the page commits.
+    public func step(_ connection: PostgresConnection, audience: inout Audience?) async throws -> Int {
+        let planning = ProjectionPage.Planning(planner: planner, clock: clock)
+        let (pageSize, before) = (self.pageSize, audience)
+        let (applied, coalesced, after) = try await connection.transaction { tx in
+            var audience = before
+            let effects = try Self.applyPage(pageSize: pageSize, planning: planning, audience: &audience, in: tx)
+            return (effects?.changes.count ?? 0, effects?.coalesced ?? 0, audience)
         }
+        audience = after
         if coalesced > 0 { onCoalesced?(coalesced) }
         return applied
     }
 
-    /// Empties `score_states` (and its history of changes) and folds the whole log again, in one transaction, without planning
-    /// commands (those already planned stay as they are). Returns the number of events folded.
+    /// Empties `score_states` (and its history of changes) and folds the whole log again, in one
+    /// transaction, without planning pushes (those already planned stay as they are). Returns the
+    /// number of events folded.
     public func rebuild(_ connection: PostgresConnection) async throws -> Int {
         let pageSize = self.pageSize
         return try await connection.transaction { tx in
@@ -68,12 +82,11 @@ public struct Projector: Sendable {
             try tx.query(
                 "UPDATE projection_checkpoints SET position = 0, updated_at = now() WHERE name = $1", [Self.name])
             var total = 0
-            while true {
-                var coalesced = 0
-                let applied = try Self.applyPage(pageSize: pageSize, planning: nil, coalesced: &coalesced, in: tx)
-                total += applied
-                if applied == 0 { return total }
+            var audience: Audience?
+            while let effects = try Self.applyPage(pageSize: pageSize, planning: nil, audience: &audience, in: tx) {
+                total += effects.changes.count
             }
+            return total
         }
     }
 
@@ -90,72 +103,40 @@ public struct Projector: Sendable {
         return try result[0].int("position")
     }
 
-    /// One page inside the caller's transaction: fold the events after the checkpoint into the
-    /// states of their games, plan (unless `planning` is nil, as in a rebuild) the game commands and
-    /// the pushes of the games' activities with its settings, write states, commands, pushes,
-    /// throttles and checkpoint. Returns how many events it applied; adds to `coalesced` the changes an activity's
-    /// throttle held back to send with a later update.
+    /// One page inside the caller's transaction: load the events after the checkpoint and what they
+    /// touch, fold them (``ProjectionPage``; planning pushes unless `planning` is nil, as in a
+    /// rebuild), and write the effects. Returns the effects, or `nil` when nothing was left.
     public static func applyPage(
-        pageSize: Int, planning pushes: Projector?, coalesced: inout Int, in tx: PostgresSession
-    ) throws -> Int {
-        let planner = pushes?.planner
+        pageSize: Int, planning: ProjectionPage.Planning?, audience: inout Audience?, in tx: PostgresSession
+    ) throws -> ProjectionPage.Effects? {
         let checkpoint = try lockCheckpoint(in: tx)
         let events = try EventLog.readAll(afterPosition: checkpoint, limit: pageSize, in: tx)
-        guard let last = events.last else { return 0 }
         let games = Array(Set(events.map(\.message.gameId)))
-        var states = try ScoreProjection.load(games, in: tx)
-        var lastTimestamps = planner == nil ? [:] : try PushCommands.lastTimestamps(games, in: tx)
-        var activities = pushes == nil ? [:] : try Activities.throttles(games, in: tx)
-        var planned: [PlannedPush] = []
-        var commands: [(LiveActivityCommand, Int)] = []
-        var touched = Set<String>()
-        var changes: [StateChange] = []
-        changes.reserveCapacity(events.count)
-        for event in events {
-            let gameId = event.message.gameId
-            let previous = states[gameId]
-            let next: ScoreState
-            do {
-                next = try ScoreFold.apply(event.message, to: previous)
-            } catch {
-                throw StoreError.corruptEvent(position: event.position, reason: "the fold refuses it: \(error)")
-            }
-            states[gameId] = next
-            touched.insert(gameId)
-            changes.append(StateChange(position: event.position, gameId: gameId, state: next.canonicalJSON()))
-            if let planner,
-                let command = CommandPlanner.plan(
-                    previous: previous, next: next, event: event.message.event, lastTimestamp: lastTimestamps[gameId],
-                    config: planner)
-            {
-                lastTimestamps[gameId] = command.timestamp
-                commands.append((command, event.position))
-            }
-            if let pushes, var throttles = activities[gameId] {
-                let now = pushes.clock.now(event: event.message.at)
-                for index in throttles.indices {
-                    let made = throttles[index].1.receive(
-                        previous: previous, next: next, event: event.message.event, at: now, policy: pushes.throttle)
-                    if made.isEmpty && throttles[index].1.pendingDue != nil { coalesced += 1 }
-                    planned += made.map {
-                        PlannedPush(activityId: throttles[index].0, gameId: gameId, position: event.position, push: $0)
-                    }
-                }
-                activities[gameId] = throttles
+        guard !games.isEmpty else { return nil }
+        let states = try ScoreProjection.load(games, in: tx)
+        let targets = planning == nil ? [:] : try Activities.targets(games, in: tx)
+        if let planning, audience != nil {
+            // Games met mid-stream (their start was projected before this run): the audience
+            // catches up on their history first, silently.
+            for (game, state) in states where audience!.targets[game] == nil {
+                let history = try EventLog.readStream(game, in: tx).prefix { $0.version <= state.version }
+                audience!.targets[game] = ProjectionPage.audienceTarget(history: Array(history), planning: planning)
             }
         }
-        let lastPositions = Dictionary(events.map { ($0.message.gameId, $0.position) }, uniquingKeysWith: max)
-        try ScoreProjection.save(touched.compactMap { states[$0] }, positions: lastPositions, in: tx)
-        try StateChanges.insert(changes, in: tx)
-        try PushCommands.insert(commands, in: tx)
-        if let pushes {
-            try Activities.saveAll(Array(activities.values.joined()), policy: pushes.throttle, in: tx)
-            try ActivityPushes.insert(planned, in: tx)
+        guard
+            let effects = try ProjectionPage.apply(
+                events, states: states, targets: targets, planning: planning, audience: &audience)
+        else { return nil }
+        try ScoreProjection.save(effects.states, in: tx)
+        try StateChanges.insert(effects.changes, in: tx)
+        if let planning {
+            try Activities.save(effects.targets, planner: planning.planner, in: tx)
+            try ActivityPushes.insert(effects.pushes, in: tx)
         }
         try tx.query(
             "UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1",
-            [name, last.position])
-        return events.count
+            [name, effects.checkpoint])
+        return effects
     }
 }
 

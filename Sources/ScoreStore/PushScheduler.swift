@@ -1,47 +1,59 @@
 import Foundation
 import LiveActivity
+import Logging
 import PostgresClient
 
 /// Pushes made due by time alone: a coalesced update whose interval closed, or the deliberate end
-/// of an activity near Apple's 8-hour limit. Each call is one transaction's work.
+/// of an activity near Apple's 8-hour limit. Each call is one transaction's work; the scheduler
+/// service of `serve` (and `deliver`) calls ``tick(at:planner:limit:in:)`` on the wall clock.
 public enum PushScheduler {
-    /// Ticks up to `limit` activities whose deadline passed by `now`, writing the pushes that became
-    /// due and the throttles' new state. Other schedulers skip the rows this one holds. Returns how
-    /// many pushes it wrote.
-    public static func tick(at now: Date, policy: ThrottlePolicy, limit: Int = 500, in tx: PostgresSession) throws
+    /// Ticks up to `limit` targets whose deadline passed by `now`, writing the pushes that became
+    /// due and the targets' new state. Other schedulers skip the rows this one holds. Returns how
+    /// many targets it ticked (`limit` means there may be more).
+    public static func tick(at now: Date, planner: PushPlanner, limit: Int = 500, in tx: PostgresSession) throws
         -> Int
     {
-        let due = try Activities.due(at: now, limit: limit, in: tx).map { (id: $0.0, gameId: $0.1, throttle: $0.2) }
-        return try apply(due.map { ($0, now) }, policy: policy, in: tx)
-    }
-
-    /// Sends every coalesced update still waiting in these games' activities, as of the moment its
-    /// interval closes: the end of a replay on the events' own clock, where no later event comes.
-    public static func flushPending(games: [String], policy: ThrottlePolicy, in tx: PostgresSession) throws -> Int {
-        let waiting = try Activities.throttles(games, in: tx).flatMap { gameId, throttles in
-            throttles.compactMap { id, throttle in
-                throttle.pendingDue.map { ((id: id, gameId: gameId, throttle: throttle), $0) }
-            }
-        }
-        return try apply(waiting, policy: policy, in: tx)
-    }
-
-    /// Ticks each throttle at its time, then stores the throttles and the pushes they made (one
-    /// statement each). Returns how many pushes it wrote.
-    private static func apply(
-        _ ticks: [((id: Int, gameId: String, throttle: ActivityThrottle), Date)], policy: ThrottlePolicy,
-        in tx: PostgresSession
-    ) throws -> Int {
+        var targets = try Activities.due(at: now, limit: limit, in: tx)
         var planned: [PlannedPush] = []
-        var saved: [(Int, ActivityThrottle)] = []
-        for (activity, time) in ticks {
-            var throttle = activity.throttle
-            planned += throttle.tick(at: time, policy: policy).map {
-                PlannedPush(activityId: activity.id, gameId: activity.gameId, position: nil, push: $0)
+        for index in targets.indices {
+            planned += planner.tick(&targets[index].target, at: now).map {
+                PlannedPush(activityId: targets[index].id, gameId: targets[index].gameId, position: nil, push: $0)
             }
-            saved.append((activity.id, throttle))
         }
-        try Activities.saveAll(saved, policy: policy, in: tx)
+        try Activities.save(targets, planner: planner, in: tx)
+        try ActivityPushes.insert(planned, in: tx)
+        return targets.count
+    }
+
+    /// Ticks on the wall clock until the task is cancelled: every `interval` (at once again while a
+    /// tick found `limit` targets due), on a connection of its own that is re-established when lost.
+    /// The one place time alone steps the planner, for `serve` and `deliver`.
+    public static func run(
+        url: String, planner: PushPlanner, interval: Double = 0.25, limit: Int = 500, logger: Logger,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) async throws {
+        let follower = LogFollower(url: url, channel: "scorefeed_ticks", pollInterval: interval, logger: logger)
+        try await follower.run { connection in
+            try await connection.transaction { tx in try tick(at: now(), planner: planner, limit: limit, in: tx) }
+                == limit
+        }
+    }
+
+    /// Sends every coalesced update still waiting in these games' targets, as of the moment its
+    /// interval closes: the end of a replay on the events' own clock, where no later event comes.
+    /// Returns how many pushes it wrote.
+    @discardableResult
+    public static func flushPending(games: [String], planner: PushPlanner, in tx: PostgresSession) throws -> Int {
+        var targets = try Activities.targets(games, in: tx).values.flatMap { $0 }.filter {
+            planner.pendingDue($0.target) != nil
+        }
+        var planned: [PlannedPush] = []
+        for index in targets.indices {
+            planned += planner.flush(&targets[index].target).map {
+                PlannedPush(activityId: targets[index].id, gameId: targets[index].gameId, position: nil, push: $0)
+            }
+        }
+        try Activities.save(targets, planner: planner, in: tx)
         try ActivityPushes.insert(planned, in: tx)
         return planned.count
     }

@@ -8,10 +8,11 @@ public struct ReplaySummary: Sendable, Equatable {
     public var messages = 0
     public var accepted = 0
     public var duplicates = 0
-    public var commands = 0
-    /// Duplicates an earlier run had already projected: their commands were planned (and printed)
+    /// Pushes planned for the audience (an activity registered before each game) and emitted.
+    public var pushes = 0
+    /// Duplicates an earlier run had already projected: their pushes were planned (and printed)
     /// then, and are not printed again. Duplicates stored by an earlier run that stopped before
-    /// projecting them are projected now and their commands printed.
+    /// projecting them are projected now and their pushes printed.
     public var projectedEarlier = 0
     public var games: Set<String> = []
     /// Games that were skipped (`--keep-going`), with file, line and reason.
@@ -39,8 +40,14 @@ public struct ReplayError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(file):\(line): \(underlying)" }
 }
 
+/// The pushes a replay prints, one at a time: the game and the push.
+public typealias PushSink = (_ gameId: String, _ push: ActivityPush) throws -> Void
+
 /// Sends feed files through the write path (ingest → log), then the projector (log → projection
-/// and commands), in file order.
+/// and pushes), in file order: the same code path as the server. What it emits is what a phone
+/// would receive: the pushes of an activity registered 15 minutes before each game's first pitch
+/// (``PushTarget/audience(for:frequentUpdates:)``), planned by the same planner as the stored
+/// activities' pushes.
 public struct Replayer: Sendable {
     public let ingestor: Ingestor
     public let projector: Projector
@@ -57,12 +64,12 @@ public struct Replayer: Sendable {
     }
 
     /// Parses every file first (a bad line stops the replay before anything is stored), then appends
-    /// the messages in order, projects them and calls `emit` for every command they planned.
+    /// the messages in order, projects them and calls `emit` for every push they planned.
     ///
     /// - Throws: ``FeedFileError`` for an unreadable or invalid file, ``ReplayError`` for a message
     ///   the fold refuses (the messages before it stay stored, nothing of it is), or a database error.
     public func replay(
-        files: [String], emit: (LiveActivityCommand) throws -> Void
+        files: [String], emit: PushSink
     ) async throws -> ReplaySummary {
         var messages: [SourcedMessage] = []
         for file in files { messages += try FeedFile.read(file) }
@@ -70,9 +77,16 @@ public struct Replayer: Sendable {
     }
 
     /// Appends the messages in order (in batches, or one by one at ``speed``), projects them and
-    /// calls `emit` for every command they planned.
+    /// calls `emit` for every push they planned.
+    public func replay(messages: [SourcedMessage], emit: PushSink) async throws -> ReplaySummary {
+        var audience: Audience? = Audience()
+        return try await replay(messages: messages, audience: &audience, emit: emit)
+    }
+
+    /// Like ``replay(messages:emit:)``, with an audience kept by the caller across calls (a follower
+    /// stores one document's messages at a time).
     public func replay(
-        messages: [SourcedMessage], emit: (LiveActivityCommand) throws -> Void
+        messages: [SourcedMessage], audience: inout Audience?, emit: PushSink
     ) async throws -> ReplaySummary {
         var summary = ReplaySummary()
         let projectedBefore = try await checkpoint()
@@ -89,27 +103,33 @@ public struct Replayer: Sendable {
             do {
                 let outcomes = try await ingestor.ingest(batch.map(\.message))
                 summary.count(outcomes, of: batch)
-                try await project(outcomes, after: projectedBefore, summary: &summary, emit: emit)
+                try await project(outcomes, after: projectedBefore, audience: &audience, summary: &summary, emit: emit)
             } catch let rejection as IngestRejection {
                 summary.count(rejection.outcomes, of: batch)
-                try await project(rejection.outcomes, after: projectedBefore, summary: &summary, emit: emit)
-                try await flushPending(Array(summary.games))
+                try await project(
+                    rejection.outcomes, after: projectedBefore, audience: &audience, summary: &summary, emit: emit)
+                try await flushPending(Array(summary.games), audience: &audience, summary: &summary, emit: emit)
                 let refused = batch[batch.startIndex + rejection.index]
                 throw ReplayError(file: refused.file, line: refused.line, underlying: rejection.description)
             }
             start = end
         }
-        try await flushPending(Array(summary.games))
+        try await flushPending(Array(summary.games), audience: &audience, summary: &summary, emit: emit)
         return summary
     }
 
-    /// On the events' own clock no later event closes the last intervals: send what still waits.
-    private func flushPending(_ games: [String]) async throws {
+    /// On the events' own clock no later event closes the last intervals: send what still waits,
+    /// to the stored activities and to the audience.
+    private func flushPending(
+        _ games: [String], audience: inout Audience?, summary: inout ReplaySummary, emit: PushSink
+    ) async throws {
         guard case .eventTime = projector.clock, !games.isEmpty else { return }
-        let policy = projector.throttle
+        let planner = projector.planner
         _ = try await ingestor.connection.transaction { tx in
-            try PushScheduler.flushPending(games: games, policy: policy, in: tx)
+            try PushScheduler.flushPending(games: games, planner: planner, in: tx)
         }
+        audience?.flush(planner)
+        try emitPushes(&audience, summary: &summary, emit: emit)
     }
 
     /// Replays whole games, each in ONE transaction: a game the fold refuses is not stored at all,
@@ -119,11 +139,12 @@ public struct Replayer: Sendable {
     ///   next one instead of stopping.
     /// - Throws: ``ReplayError`` naming the refused message's file and line.
     public func replay(
-        games: [[SourcedMessage]], keepGoing: Bool = false, emit: (LiveActivityCommand) throws -> Void,
+        games: [[SourcedMessage]], keepGoing: Bool = false, emit: PushSink,
         progress: (_ games: Int, _ summary: ReplaySummary) -> Void = { _, _ in }
     ) async throws -> ReplaySummary {
         var summary = ReplaySummary()
         let projectedBefore = try await checkpoint()
+        var audience: Audience? = Audience()
         var pending: [AppendOutcome] = []
         for (index, game) in games.enumerated() {
             do {
@@ -136,20 +157,21 @@ public struct Replayer: Sendable {
                     file: refused.file, line: refused.line,
                     underlying: "game \(refused.message.gameId) not stored: \(rejection.description)")
                 guard keepGoing else {
-                    try await project(pending, after: projectedBefore, summary: &summary, emit: emit)
-                    try await flushPending(Array(summary.games))
+                    try await project(
+                        pending, after: projectedBefore, audience: &audience, summary: &summary, emit: emit)
+                    try await flushPending(Array(summary.games), audience: &audience, summary: &summary, emit: emit)
                     throw error
                 }
                 summary.failures.append(error.description)
             }
             // Project in pages of about a thousand events rather than after every game.
             if pending.count >= projector.pageSize || index == games.count - 1 {
-                try await project(pending, after: projectedBefore, summary: &summary, emit: emit)
+                try await project(pending, after: projectedBefore, audience: &audience, summary: &summary, emit: emit)
                 pending = []
             }
             progress(index + 1, summary)
         }
-        try await flushPending(Array(summary.games))
+        try await flushPending(Array(summary.games), audience: &audience, summary: &summary, emit: emit)
         return summary
     }
 
@@ -158,27 +180,24 @@ public struct Replayer: Sendable {
         try await ingestor.connection.withSession { try Projector.checkpoint(in: $0) }
     }
 
-    /// Brings the projection up to date and emits the commands planned for these messages: those
-    /// appended now, and duplicates after `projectedBefore` (stored by an earlier run that stopped
-    /// before projecting them, so their commands are planned now).
+    /// Brings the projection up to date (with the audience) and emits the pushes it planned. Counts
+    /// the duplicates an earlier run had already projected (at or before `projectedBefore`): their
+    /// pushes were planned then. Duplicates stored by an earlier run that stopped before projecting
+    /// them are projected now, like the messages appended now.
     private func project(
-        _ outcomes: [AppendOutcome], after projectedBefore: Int, summary: inout ReplaySummary,
-        emit: (LiveActivityCommand) throws -> Void
+        _ outcomes: [AppendOutcome], after projectedBefore: Int, audience: inout Audience?,
+        summary: inout ReplaySummary, emit: PushSink
     ) async throws {
-        var positions: [Int] = []
-        for outcome in outcomes {
-            switch outcome {
-            case .appended(let position, _): positions.append(position)
-            case .duplicate(let position) where position > projectedBefore: positions.append(position)
-            case .duplicate: summary.projectedEarlier += 1
-            }
+        for case .duplicate(let position) in outcomes where position <= projectedBefore {
+            summary.projectedEarlier += 1
         }
-        guard !positions.isEmpty else { return }
-        let wanted = positions
-        let connection = ingestor.connection
-        try await projector.catchUp(connection)
-        let commands = try await connection.withSession { try PushCommands.forPositions(wanted, in: $0) }
-        summary.commands += commands.count
-        for command in commands { try emit(command) }
+        try await projector.catchUp(ingestor.connection, audience: &audience)
+        try emitPushes(&audience, summary: &summary, emit: emit)
+    }
+
+    private func emitPushes(_ audience: inout Audience?, summary: inout ReplaySummary, emit: PushSink) throws {
+        guard let pushes = audience?.take() else { return }
+        summary.pushes += pushes.count
+        for (gameId, push) in pushes { try emit(gameId, push) }
     }
 }

@@ -12,8 +12,9 @@ public enum ScoreProjection {
 
     /// Writes the states as their games' rows in one statement, each checkpointed at the global
     /// position of the last event folded into it.
-    public static func save(_ states: [ScoreState], positions: [String: Int], in session: PostgresSession) throws {
-        guard !states.isEmpty else { return }
+    public static func save(_ positioned: [(state: ScoreState, position: Int)], in session: PostgresSession) throws {
+        guard !positioned.isEmpty else { return }
+        let states = positioned.map(\.state)
         try session.query(
             """
             INSERT INTO score_states (game_id, home, away, starts_at, home_score, away_score, inning, half, outs,
@@ -37,7 +38,7 @@ public enum ScoreProjection {
                 states.map(\.startsAt), states.map(\.homeScore), states.map(\.awayScore), states.map(\.inningNumber),
                 states.map(\.half.rawValue), states.map(\.outs), states.map(\.bases.first), states.map(\.bases.second),
                 states.map(\.bases.third), states.map(\.status.rawValue), states.map(\.version),
-                states.map(\.updatedAt), states.map { positions[$0.gameId] ?? 0 },
+                states.map(\.updatedAt), positioned.map(\.position),
             ])
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LiveActivity
 import ScoreDomain
 
 /// Shared builders for the LiveActivity tests: game "g1", home ANA, away TEX.
@@ -29,5 +30,30 @@ enum T {
         } catch {
             fatalError("test setup: \(error)")
         }
+    }
+
+    /// The push the planner makes for one change of a Live Activity that already shows `previous`
+    /// (shown since `lastTimestamp`, or an hour before the change), with no interval in the way by
+    /// default: what a change alone decides. A change the target holds back is flushed.
+    static func push(
+        previous: ScoreState?, event: ScoreEvent, at: String = "2019-04-01T19:05:00Z", lastTimestamp: Int? = nil,
+        policy: ThrottlePolicy = ThrottlePolicy(minInterval: 0)
+    ) -> ActivityPush? {
+        let now = date(at)
+        let planner = PushPlanner(policy: policy)
+        var target = PushTarget.liveActivity(
+            ActivityThrottle(registeredAt: now.addingTimeInterval(-7200), frequentUpdates: false))
+        if let previous {
+            let shownAt = lastTimestamp.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+            let prime: ScoreEvent =
+                previous.status.isEnded
+                ? .gameEnded(previous.status) : .gameScheduled(home: ana, away: tex, startsAt: previous.startsAt)
+            _ = planner.receive(
+                GameChange(previous: nil, next: previous, event: prime), for: &target,
+                at: shownAt ?? now.addingTimeInterval(-3600))
+        }
+        let change = GameChange(previous: previous, next: fold(previous, event, at: at), event: event)
+        let pushes = planner.receive(change, for: &target, at: now)
+        return pushes.last ?? planner.flush(&target).last
     }
 }

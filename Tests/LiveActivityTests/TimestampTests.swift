@@ -3,7 +3,7 @@ import LiveActivity
 import ScoreDomain
 import Testing
 
-@Suite("CommandPlanner: timestamps strictly increase per game")
+@Suite("PushPlanner: timestamps strictly increase per activity")
 struct TimestampTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var updatedAt: String
@@ -25,10 +25,11 @@ struct TimestampTests {
         let previous = T.state(.inprogress, 4, .top)
         let event = ScoreEvent.outRecorded(outs: 1)
         let next = T.fold(previous, event, at: testCase.updatedAt)
-        let command = try #require(
-            CommandPlanner.plan(previous: previous, next: next, event: event, lastTimestamp: testCase.lastTimestamp))
-        #expect(command.timestamp == testCase.timestamp)
-        #expect(command.payload.contains(#""timestamp":\#(testCase.timestamp)}"#))
+        let push = try #require(
+            T.push(previous: previous, event: event, at: testCase.updatedAt, lastTimestamp: testCase.lastTimestamp))
+        #expect(push.version == next.version)
+        #expect(push.timestamp == testCase.timestamp)
+        #expect(push.payload.contains(#""timestamp":\#(testCase.timestamp)}"#))
     }
 
     @Test("a same-second burst and a late message still get increasing timestamps")
@@ -42,15 +43,16 @@ struct TimestampTests {
             ("2019-04-01T19:05:02Z", .scoreCorrected(homeScore: 0, awayScore: 2)),
             ("2019-04-01T19:06:00Z", .outRecorded(outs: 1)),
         ]
+        // No interval: every change goes out (the late one when the clock passes the last push).
+        let planner = PushPlanner(policy: ThrottlePolicy(minInterval: 0))
+        var target = PushTarget.liveActivity(
+            ActivityThrottle(registeredAt: T.date("2019-04-01T18:00:00Z"), frequentUpdates: false))
         var state = T.state(.scheduled)
-        var last: Int?
         var timestamps: [Int] = []
         for (at, event) in messages {
             let next = T.fold(state, event, at: at)
-            if let command = CommandPlanner.plan(previous: state, next: next, event: event, lastTimestamp: last) {
-                timestamps.append(command.timestamp)
-                last = command.timestamp
-            }
+            let change = GameChange(previous: state, next: next, event: event)
+            timestamps += planner.receive(change, for: &target, at: T.date(at)).map(\.timestamp)
             state = next
         }
         #expect(

@@ -86,7 +86,7 @@ struct FollowerTests {
         let stored = Counter()
         do {
             let result = try await follower.run(from: try await store.view(gamePk: gamePk)) { diff in
-                _ = try await store.store(diff.messages, source: "test") { _ in }
+                _ = try await store.store(diff.messages, source: "test") { _, _ in }
                 if let crashAfter, stored.increment() >= crashAfter { throw Crash() }
             }
             try await httpClient.shutdown()

@@ -30,7 +30,6 @@ struct Harness {
         worker.backoff = APNsBackoff(base: .milliseconds(5), cap: .milliseconds(50))
         worker.lease = lease
         worker.batchSize = 50
-        worker.throttle = nil
         return worker
     }
 
@@ -52,7 +51,7 @@ struct Harness {
     func replay(_ name: String) async throws -> [OutboxPush] {
         let file = fixture("\(name).jsonl")
         try await registerActivities(for: file, connection)
-        let summary = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _ in }
+        let summary = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
         let gameId = try FeedFile.read(file)[0].message.gameId
         #expect(summary.accepted > 0)
         return try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
@@ -117,7 +116,7 @@ struct DeliveryTests {
                     gameId: first.gameId, tokens: tokens, environment: .production, bundleId: "com.example.scores",
                     frequentUpdates: false, at: startsAt.addingTimeInterval(-900), in: session)
             }
-            _ = try await Replayer(ingestor: Ingestor(connection: h.connection)).replay(files: [file]) { _ in }
+            _ = try await Replayer(ingestor: Ingestor(connection: h.connection)).replay(files: [file]) { _, _ in }
             let outbox = try await h.connection.withSession { try ActivityPushes.forGame(first.gameId, in: $0) }
             #expect(outbox.count > 40 * 10)
             let client = try h.client()

@@ -74,6 +74,19 @@ struct ActivityCLITests {
             #expect(run.stderr.contains("delivered \(expected) push(es); 0 retried, 0 deactivated, 0 failed"))
             let log = try String(contentsOfFile: "\(dir)/deliveries.jsonl", encoding: .utf8)
             #expect(log.split(separator: "\n").count == expected)
+            // `pushes` shows the registered activities' pushes: the golden ones, each sent.
+            let pushes = try await cli.run("pushes", "2026-06-03-CHC-STL", "--json")
+            #expect(pushes.status == 0, "\(pushes.stderr)")
+            let rows = try pushes.stdout.split(separator: "\n").map {
+                try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+            }
+            let goldenRows = try golden.split(separator: "\n").map {
+                try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+            }
+            #expect(rows.map { $0["apnsId"] as? String } == goldenRows.map { $0["apnsId"] as? String })
+            #expect(rows.allSatisfy { $0["state"] as? String == "sent" && $0["attempts"] as? Int == 1 })
+            let table = try await cli.run("pushes", "2026-06-03-CHC-STL")
+            #expect(table.stdout.contains("ACTIVITY") && table.stdout.contains("sent"))
         }
     }
 

@@ -52,7 +52,7 @@ struct RetrosheetReplayTests {
             #expect(lines.count == 1214)
             #expect(matched == 1214)
             let again = try await cli.run("replay", "--format", "retrosheet", retrosheet2019, "--out", "/dev/null")
-            #expect(again.stderr.contains("(0 accepted, 143366 duplicates), 0 commands"))
+            #expect(again.stderr.contains("(0 accepted, 143366 duplicates), 0 pushes"))
         }
     }
 

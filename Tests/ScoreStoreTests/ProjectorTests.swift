@@ -1,4 +1,5 @@
 import Foundation
+import LiveActivity
 import PostgresClient
 import ScoreDomain
 import ScoreFeedTesting
@@ -9,7 +10,8 @@ import Testing
 struct ProjectorTests {
     private func replayAll(_ connection: PostgresConnection) async throws {
         let files = ["plain-nine", "extra-innings-walkoff", "delayed-postponed"].map { fixture("\($0).jsonl") }
-        _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: files) { _ in }
+        try await registerActivities(for: files[0], connection)
+        _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: files) { _, _ in }
     }
 
     private func rows(_ table: String, _ connection: PostgresConnection) async throws -> [String] {
@@ -17,17 +19,18 @@ struct ProjectorTests {
         return result.rows.map { $0.text(at: 0) ?? "" }
     }
 
-    @Test("rebuild gives the same score_states, row for row, and plans no command twice")
+    @Test("rebuild gives the same score_states, row for row, and plans no push twice")
     func rebuild() async throws {
         try await withStore { connection in
             try await replayAll(connection)
             let live = try await rows("score_states", connection)
-            let commands = try await count("push_commands", connection)
+            let pushes = try await count("activity_pushes", connection)
+            #expect(pushes > 0)
             let folded = try await Projector(pageSize: 37).rebuild(connection)
             #expect(folded == 93 + 76 + 36)
             #expect(try await rows("score_states", connection) == live)
-            let after = try await count("push_commands", connection)
-            #expect(after == commands)
+            let after = try await count("activity_pushes", connection)
+            #expect(after == pushes)
             let checkpoint = try await connection.withSession { try Projector.checkpoint(in: $0) }
             #expect(checkpoint == 205)
         }
@@ -48,30 +51,35 @@ struct ProjectorTests {
         }
     }
 
-    @Test("a page rolled back leaves rows, commands and checkpoint as they were; the next step redoes it")
+    @Test("a page rolled back leaves rows, pushes, throttles and checkpoint as they were; the next step redoes it")
     func atomicPage() async throws {
         struct Crash: Error {}
         try await withStore { connection in
             let messages = try FeedFile.read(fixture("plain-nine.jsonl")).map(\.message)
+            try await registerActivities(for: fixture("plain-nine.jsonl"), connection)
+            let throttles = try await rows("activities", connection)
             _ = try await Ingestor(connection: connection).ingest(messages)
             // A projector that dies after writing but before committing.
             await #expect(throws: Crash.self) {
                 try await connection.transaction { tx in
-                    var coalesced = 0
-                    _ = try Projector.applyPage(pageSize: 10, planning: Projector(), coalesced: &coalesced, in: tx)
+                    var audience: Audience?
+                    let planning = ProjectionPage.Planning(planner: PushPlanner(), clock: .eventTime)
+                    _ = try Projector.applyPage(pageSize: 10, planning: planning, audience: &audience, in: tx)
                     throw Crash()
                 }
             }
             let states = try await count("score_states", connection)
             #expect(states == 0)
-            let commands = try await count("push_commands", connection)
-            #expect(commands == 0)
+            let pushes = try await count("activity_pushes", connection)
+            #expect(pushes == 0)
+            #expect(try await rows("activities", connection) == throttles)
             #expect(try await connection.withSession { try Projector.checkpoint(in: $0) } == 0)
             #expect(try await Projector(pageSize: 10).step(connection) == 10)
             #expect(try await connection.withSession { try Projector.checkpoint(in: $0) } == 10)
             try await Projector().catchUp(connection)
-            let planned = try await count("push_commands", connection)
-            #expect(planned == 76)
+            let planned = try await count("activity_pushes", connection)
+            let golden = try String(contentsOfFile: fixture("plain-nine.pushes.jsonl"), encoding: .utf8)
+            #expect(planned == golden.split(separator: "\n").count)
         }
     }
 }

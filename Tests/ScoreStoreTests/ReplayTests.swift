@@ -5,79 +5,82 @@ import ScoreFeedTesting
 import ScoreStore
 import Testing
 
-@Suite("replay: fixture games against their golden command streams")
+@Suite("replay: fixture games against their golden push streams")
 struct ReplayTests {
     static let fixtures = ["plain-nine", "extra-innings-walkoff", "delayed-postponed"]
 
-    @Test("a fixture replays to exactly its golden commands, and a second replay adds nothing", arguments: fixtures)
+    @Test(
+        "replay prints exactly the golden pushes of an activity registered before the game; a second replay nothing",
+        arguments: fixtures)
     func golden(_ name: String) async throws {
         try await withStore { connection in
             let replayer = Replayer(ingestor: Ingestor(connection: connection))
             var lines: [String] = []
-            let summary = try await replayer.replay(files: [fixture("\(name).jsonl")]) { lines.append($0.jsonLine()) }
-            let produced = lines.map { $0 + "\n" }.joined()
-            let goldenPath = fixture("\(name).commands.jsonl")
-            if ProcessInfo.processInfo.environment["SCOREFEED_UPDATE_GOLDEN"] == "1" {
-                try produced.write(toFile: goldenPath, atomically: true, encoding: .utf8)
+            let summary = try await replayer.replay(files: [fixture("\(name).jsonl")]) {
+                lines.append($1.jsonLine(gameId: $0))
             }
-            let golden = try String(contentsOfFile: goldenPath, encoding: .utf8)
+            let produced = lines.map { $0 + "\n" }.joined()
             #expect(
-                produced == golden,
-                "replay of \(name) differs from \(goldenPath); SCOREFEED_UPDATE_GOLDEN=1 rewrites it")
-            #expect(summary.commands == lines.count)
+                produced == (try audienceGolden(name)), "replay of \(name) differs from activity 0 of its golden pushes"
+            )
+            #expect(summary.pushes == lines.count)
             #expect(summary.accepted + summary.duplicates == summary.messages)
 
             let events = try await count("events", connection)
             var again: [String] = []
-            let second = try await replayer.replay(files: [fixture("\(name).jsonl")]) { again.append($0.jsonLine()) }
+            let second = try await replayer.replay(files: [fixture("\(name).jsonl")]) {
+                again.append($1.jsonLine(gameId: $0))
+            }
             #expect(again.isEmpty)
             #expect(second.accepted == 0)
             #expect(second.duplicates == summary.messages)
+            #expect(second.projectedEarlier == summary.messages)
             let value3 = try await count("events", connection)
             #expect(value3 == events)
         }
     }
 
     @Test(
-        "after a run killed between storing and projecting, the next replay prints every command of what it stored",
+        "after a run killed between storing and projecting, the next replay prints every push of what it stored",
         arguments: fixtures)
     func afterKilledRun(_ name: String) async throws {
         try await withStore { connection in
             let messages = try FeedFile.read(fixture("\(name).jsonl"))
-            // The killed run: the first 60% of the messages stored, of those only the first half projected.
+            // The killed run: the first 60% of the messages stored, of those only the first half projected,
+            // printing the pushes of that half.
             let stored = messages.count * 6 / 10
             _ = try await Ingestor(connection: connection).ingest(messages.prefix(stored / 2).map(\.message))
-            try await Projector().catchUp(connection)
-            var earlier = try await connection.withSession {
-                try PushCommands.forGame(messages[0].message.gameId, in: $0)
-            }
+            var audience: Audience? = Audience()
+            try await Projector().catchUp(connection, audience: &audience)
+            let earlier = audience!.take().map { $1.jsonLine(gameId: $0) }
             _ = try await Ingestor(connection: connection).ingest(messages[(stored / 2)..<stored].map(\.message))
-            // The next run replays the whole file: what the killed run printed before it died (the commands of
-            // the projected half) is not printed again; every other command is.
+            // The next run replays the whole file: it prints every push from where the killed run stopped
+            // printing, as an audience that had followed the whole game would receive them.
             var lines: [String] = []
             let summary = try await Replayer(ingestor: Ingestor(connection: connection)).replay(messages: messages) {
-                lines.append($0.jsonLine())
+                lines.append($1.jsonLine(gameId: $0))
             }
             #expect(summary.projectedEarlier == stored / 2)
-            let golden = try String(contentsOfFile: fixture("\(name).commands.jsonl"), encoding: .utf8)
-                .split(separator: "\n").map(String.init)
-            earlier.sort { $0.version < $1.version }
-            #expect(earlier.map { $0.jsonLine() } + lines == golden)
+            let golden = try audienceGolden(name).split(separator: "\n").map(String.init)
+            #expect(earlier + lines == golden)
         }
     }
 
-    @Test("the golden streams keep the APNs rules: seconds, strictly increasing, one end, last")
+    @Test("the golden streams keep the APNs rules per activity: seconds, strictly increasing, one end, last")
     func goldenRules() throws {
         for name in Self.fixtures {
-            let text = try String(contentsOfFile: fixture("\(name).commands.jsonl"), encoding: .utf8)
-            let commands = try text.split(separator: "\n").map {
+            let text = try String(contentsOfFile: fixture("\(name).pushes.jsonl"), encoding: .utf8)
+            let pushes = try text.split(separator: "\n").map {
                 try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
             }
-            let timestamps = commands.map { $0["timestamp"] as! Int }
-            #expect(zip(timestamps, timestamps.dropFirst()).allSatisfy { $0 < $1 }, "\(name)")
-            #expect(timestamps.allSatisfy { $0 > 1_700_000_000 && $0 < 2_000_000_000 }, "\(name): UNIX seconds")
-            #expect(commands.filter { $0["event"] as? String == "end" }.count == 1, "\(name)")
-            #expect(commands.last?["event"] as? String == "end", "\(name)")
+            for activity in 0..<activityTokens.count {
+                let mine = pushes.filter { $0["activity"] as? Int == activity }
+                let timestamps = mine.map { $0["timestamp"] as! Int }
+                #expect(zip(timestamps, timestamps.dropFirst()).allSatisfy { $0 < $1 }, "\(name)")
+                #expect(timestamps.allSatisfy { $0 > 1_700_000_000 && $0 < 2_000_000_000 }, "\(name): UNIX seconds")
+                #expect(mine.filter { $0["event"] as? String == "end" }.count == 1, "\(name)")
+                #expect(mine.last?["event"] as? String == "end", "\(name)")
+            }
         }
     }
 
@@ -90,7 +93,7 @@ struct ReplayTests {
         ])
         try await withStore { connection in
             let error = await #expect(throws: FeedFileError.self) {
-                try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _ in }
+                try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
             }
             #expect(error?.line == 2)
             #expect(error?.description.contains("runs") == true)
@@ -111,7 +114,7 @@ struct ReplayTests {
         let file = try temporaryFeed(lines + [late, after])
         try await withStore { connection in
             let error = await #expect(throws: ReplayError.self) {
-                try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _ in }
+                try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
             }
             #expect(error?.line == lines.count + 1)
             #expect(error?.description.contains("late-run") == true)

@@ -3,13 +3,13 @@ import LiveActivity
 import ScoreDomain
 import Testing
 
-@Suite("CommandPlanner: which pushes")
-struct CommandPlannerTests {
+@Suite("PushPlanner: which pushes a Live Activity gets for a change")
+struct PushPlannerTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
         var previous: ScoreState?
         var event: ScoreEvent
-        /// `nil`: no command. Else the event, priority and alert title (`nil` = no alert).
+        /// `nil`: no push. Else the event, priority and alert title (`nil` = no alert).
         var expected: (event: LiveActivityEvent, priority: Int, title: String?)?
         var testDescription: String { name }
     }
@@ -22,10 +22,11 @@ struct CommandPlannerTests {
             name: "first game.scheduled", previous: nil,
             event: .gameScheduled(home: T.ana, away: T.tex, startsAt: T.date("2019-04-01T19:05:00Z")),
             expected: (.update, 5, nil)),
+        // The lock screen shows no start time (content-state has none): nothing to push.
         Case(
             name: "re-schedule with a new start time", previous: pregame,
             event: .gameScheduled(home: T.ana, away: T.tex, startsAt: T.date("2019-04-02T19:05:00Z")),
-            expected: (.update, 5, nil)),
+            expected: nil),
         Case(
             name: "re-schedule with nothing new", previous: pregame,
             event: .gameScheduled(home: T.ana, away: T.tex, startsAt: T.date("2019-04-01T19:05:00Z")), expected: nil),
@@ -81,17 +82,16 @@ struct CommandPlannerTests {
     ])
     func plans(_ testCase: Case) throws {
         let next = T.fold(testCase.previous, testCase.event)
-        let command = CommandPlanner.plan(
-            previous: testCase.previous, next: next, event: testCase.event, lastTimestamp: nil)
+        let push = T.push(previous: testCase.previous, event: testCase.event)
         guard let expected = testCase.expected else {
-            #expect(command == nil)
+            #expect(push == nil)
             return
         }
-        let planned = try #require(command)
+        let planned = try #require(push)
         #expect(planned.event == expected.event)
         #expect(planned.priority == expected.priority)
-        #expect(planned.gameId == "g1")
         #expect(planned.version == next.version)
+        #expect(planned.reason == (expected.event == .end ? .final : .immediate))
         #expect(planned.payload.contains(#""event":"\#(expected.event.rawValue)""#))
         if let title = expected.title {
             #expect(planned.payload.contains(#""alert":{"body":"#))
@@ -99,5 +99,40 @@ struct CommandPlannerTests {
         } else {
             #expect(!planned.payload.contains("alert"))
         }
+    }
+
+    @Test("a lead change is a moment of its own")
+    func leadChange() throws {
+        let previous = T.state(.inprogress, 7, .bottom, outs: 1, home: 2, away: 3)
+        let push = try #require(T.push(previous: previous, event: .runScored(team: .home, runs: 2)))
+        #expect(push.priority == 10)
+        #expect(push.payload.contains(#""title":"Lead change""#))
+    }
+
+    @Test("every target kind answers the same questions: deadlines, pending, ended")
+    func targetQuestions() {
+        let planner = PushPlanner()
+        let registered = T.date("2019-04-01T18:00:00Z")
+        var target = PushTarget.liveActivity(ActivityThrottle(registeredAt: registered, frequentUpdates: false))
+        #expect(planner.nextDeadline(target) == nil)
+        let playing = T.state(.inprogress, 4, .top, outs: 1)
+        let first = GameChange(previous: T.state(.scheduled), next: playing, event: .gameStarted)
+        #expect(planner.receive(first, for: &target, at: T.date("2019-04-01T19:05:00Z")).count == 1)
+        // Apple's 8 hours count from the registration; the end is planned 15 minutes before.
+        #expect(planner.nextDeadline(target) == registered.addingTimeInterval(8 * 3600 - 15 * 60))
+        let out = GameChange(
+            previous: playing, next: T.fold(playing, .outRecorded(outs: 1)), event: .outRecorded(outs: 1))
+        #expect(planner.receive(out, for: &target, at: T.date("2019-04-01T19:05:03Z")).isEmpty)
+        #expect(planner.isHoldingBack(target))
+        #expect(planner.pendingDue(target) == T.date("2019-04-01T19:05:10Z"))
+        #expect(planner.nextDeadline(target) == T.date("2019-04-01T19:05:10Z"))
+        #expect(planner.tick(&target, at: T.date("2019-04-01T19:05:09Z")).isEmpty)
+        let due = planner.tick(&target, at: T.date("2019-04-01T19:05:10Z"))
+        #expect(due.map(\.reason) == [.coalesced])
+        #expect(!planner.isEnded(target))
+        let end = GameChange(previous: playing, next: T.fold(playing, .gameEnded(.closed)), event: .gameEnded(.closed))
+        #expect(planner.receive(end, for: &target, at: T.date("2019-04-01T22:00:00Z")).map(\.event) == [.end])
+        #expect(planner.isEnded(target))
+        #expect(planner.nextDeadline(target) == nil)
     }
 }
