@@ -10,6 +10,13 @@ public struct RecordedEvent: Sendable, Equatable {
     public var version: Int
     public var message: FeedMessage
     public var recordedAt: Date
+
+    public init(position: Int, version: Int, message: FeedMessage, recordedAt: Date) {
+        self.position = position
+        self.version = version
+        self.message = message
+        self.recordedAt = recordedAt
+    }
 }
 
 /// What an append did.
