@@ -5,7 +5,8 @@ let package = Package(
     name: "ScoreFeed",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "scorefeed", targets: ["scorefeed"])
+        .executable(name: "scorefeed", targets: ["scorefeed"]),
+        .executable(name: "scorefeed-bench", targets: ["scorefeed-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -118,6 +119,17 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "scorefeed", dependencies: ["ScoreFeedCLI"]),
+        // The benchmarks (`scorefeed-bench`), a target of their own so the shipped CLI does not carry them.
+        .target(
+            name: "ScoreFeedBench",
+            dependencies: [
+                "ScoreFeedCLI", "ScoreStore", "ScoreDomain", "LiveActivity", "PostgresClient", "Retrosheet",
+                "PushDelivery", "APNs", "APNsSandbox",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(name: "scorefeed-bench", dependencies: ["ScoreFeedBench"]),
         // Helpers for tests: a fresh schema per test on the real PostgreSQL of SCOREFEED_DATABASE_URL.
         .target(
             name: "ScoreFeedTesting",

@@ -3,9 +3,9 @@ import Retrosheet
 import ScoreStore
 
 /// The inputs of `scorefeed replay`: files, or folders of them, in a given format.
-enum FeedSources {
+package enum FeedSources {
     /// The files named, with folders expanded to the files in them whose name fits `accept`, sorted.
-    static func expand(_ paths: [String], accept: (String) -> Bool) throws -> [String] {
+    package static func expand(_ paths: [String], accept: (String) -> Bool) throws -> [String] {
         var files: [String] = []
         for path in paths {
             var isFolder: ObjCBool = false
@@ -24,14 +24,14 @@ enum FeedSources {
     }
 
     /// A Retrosheet event file name: `2019ANA.EVA`, `2019CHN.EVN`, `….EVE`, `….EVF`.
-    static func isEventFile(_ name: String) -> Bool {
+    package static func isEventFile(_ name: String) -> Bool {
         let upper = name.uppercased()
         return [".EVA", ".EVN", ".EVE", ".EVF"].contains { upper.hasSuffix($0) }
     }
 
     /// Retrosheet games of the event files, in file order, each as its canonical messages, or the
     /// error that stopped it. Team names come from a `TEAMyyyy` file beside the event files.
-    static func retrosheetGames(_ files: [String]) throws -> [Result<[SourcedMessage], RetrosheetError>] {
+    package static func retrosheetGames(_ files: [String]) throws -> [Result<[SourcedMessage], RetrosheetError>] {
         var teamsByFolder: [String: RetrosheetTeams] = [:]
         var games: [Result<[SourcedMessage], RetrosheetError>] = []
         for file in files {

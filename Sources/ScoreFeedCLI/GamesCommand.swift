@@ -157,9 +157,9 @@ struct PayloadSummary {
 }
 
 /// A plain error for the operator, printed by ArgumentParser as `Error: …` with exit code 1.
-struct CLIError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+package struct CLIError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// Left-aligned text columns.

@@ -5,13 +5,13 @@ import PostgresClient
 import ScoreStore
 
 /// What every command shares: the environment, the logger, and how to reach the database.
-enum Runtime {
-    static var environment: [String: String] { ProcessInfo.processInfo.environment }
+package enum Runtime {
+    package static var environment: [String: String] { ProcessInfo.processInfo.environment }
 
-    static let logger = Logger(label: "scorefeed")
+    package static let logger = Logger(label: "scorefeed")
 
     /// The database URL: `SCOREFEED_DATABASE_URL` when set, else the embedded cluster, started on demand.
-    static func databaseURL() async throws -> String {
+    package static func databaseURL() async throws -> String {
         if let url = environment["SCOREFEED_DATABASE_URL"], !url.isEmpty { return url }
         let cluster = LocalCluster.fromEnvironment()
         if try await cluster.start(logger: logger) {
@@ -21,7 +21,7 @@ enum Runtime {
     }
 
     /// Connects to the database and applies pending migrations.
-    static func openDatabase() async throws -> PostgresConnection {
+    package static func openDatabase() async throws -> PostgresConnection {
         let connection = try await PostgresConnection.connect(try await databaseURL())
         try await Migrator().migrate(connection, logger: logger)
         return connection
@@ -30,12 +30,12 @@ enum Runtime {
 
 /// Writes text to standard output without buffering surprises. A reader that went away (`… | head`)
 /// ends the command quietly, as with any Unix tool, instead of a crash.
-enum Output {
-    static func write(_ text: String) { write(text, to: .standardOutput) }
+package enum Output {
+    package static func write(_ text: String) { write(text, to: .standardOutput) }
 
-    static func line(_ text: String) { write(text + "\n") }
+    package static func line(_ text: String) { write(text + "\n") }
 
-    static func error(_ text: String) { write(text + "\n", to: .standardError) }
+    package static func error(_ text: String) { write(text + "\n", to: .standardError) }
 
     private static func write(_ text: String, to handle: FileHandle) {
         do {

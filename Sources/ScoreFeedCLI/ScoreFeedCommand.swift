@@ -13,7 +13,7 @@ public struct ScoreFeedCommand: AsyncParsableCommand {
             """,
         subcommands: [
             DatabaseCommand.self, MigrateCommand.self, ReplayCommand.self, GamesCommand.self,
-            GameCommand.self, PushesCommand.self, RebuildCommand.self, BenchCommand.self, ActivityCommand.self,
+            GameCommand.self, PushesCommand.self, RebuildCommand.self, ActivityCommand.self,
             DeliverCommand.self, ApnsSandboxCommand.self, ServeCommand.self, FollowCommand.self,
         ]
     )
@@ -21,17 +21,21 @@ public struct ScoreFeedCommand: AsyncParsableCommand {
     public init() {}
 
     /// Parses the process arguments, runs the chosen command and exits with its status.
-    public static func runMain() async {
+    public static func runMain() async { await runRoot(Self.self) }
+
+    /// Parses the arguments as `root` and runs the command, logging to stderr (also the root of
+    /// `scorefeed-bench`).
+    package static func runRoot(_ root: any ParsableCommand.Type) async {
         bootstrapLogging()
         do {
-            var command = try parseAsRoot()
+            var command = try root.parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
         } catch {
-            exit(withError: error)
+            root.exit(withError: error)
         }
     }
 

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import Logging
+import PostgresClient
 import ScoreDomain
 import ScoreStore
 

@@ -13,9 +13,9 @@ public func fixture(_ name: String) -> String {
 }
 
 /// The `scorefeed` executable next to the test bundle (scripts/test builds both).
-public func scorefeedExecutable() throws -> URL {
+public func scorefeedExecutable(_ name: String = "scorefeed") throws -> URL {
     let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        .appendingPathComponent("scorefeed")
+        .appendingPathComponent(name)
     guard FileManager.default.isExecutableFile(atPath: url.path) else {
         throw TestDatabaseError("\(url.path) is missing: build it first (`swift build`; scripts/test does)")
     }

@@ -25,4 +25,10 @@ struct CLI {
     func run(_ arguments: [String]) async throws -> ChildProcess.Output {
         try await ChildProcess.run([try Self.executable.path] + arguments, environment: environment)
     }
+
+    /// Runs `scorefeed-bench ARGUMENTS` (the benchmarks are an executable of their own).
+    func bench(_ arguments: String...) async throws -> ChildProcess.Output {
+        try await ChildProcess.run(
+            [try scorefeedExecutable("scorefeed-bench").path] + arguments, environment: environment)
+    }
 }

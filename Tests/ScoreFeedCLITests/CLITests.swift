@@ -115,7 +115,7 @@ struct CLITests {
     func benchmarks() async throws {
         try await TestDatabase.withSchema { url in
             let cli = CLI(databaseURL: url)
-            let append = try await cli.run("bench", "append", "--json", "--plan", "1:5,10:30")
+            let append = try await cli.bench("append", "--json", "--plan", "1:5,10:30")
             #expect(append.status == 0, "\(append.stderr)")
             let rows = try JSONSerialization.jsonObject(with: Data(append.stdout.utf8)) as! [[String: Any]]
             #expect(rows.map { $0["batch"] as? Int } == [1, 10])
@@ -124,8 +124,8 @@ struct CLITests {
                     #expect(row[key] != nil, "missing \(key)")
                 }
             }
-            let fold = try await cli.run(
-                "bench", "fold", "--json", "--events", "1000", "--files", fixture("plain-nine.jsonl"))
+            let fold = try await cli.bench(
+                "fold", "--json", "--events", "1000", "--files", fixture("plain-nine.jsonl"))
             #expect(fold.status == 0, "\(fold.stderr)")
             let object = try JSONSerialization.jsonObject(with: Data(fold.stdout.utf8)) as! [String: Any]
             #expect((object["events"] as? Int ?? 0) >= 1000)

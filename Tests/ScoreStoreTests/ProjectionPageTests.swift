@@ -11,11 +11,14 @@ struct ProjectionPageTests {
     static let nyy = Team(code: "NYY", name: "New York Yankees", logo: "")
     static let start = Date(timeIntervalSince1970: 1_775_084_400)  // 2026-04-01T23:00:00Z
 
-    static func event(_ position: Int, _ game: String, _ minute: Int, _ event: ScoreEvent, version: Int) -> RecordedEvent {
+    static func event(_ position: Int, _ game: String, _ minute: Int, _ event: ScoreEvent, version: Int)
+        -> RecordedEvent
+    {
         RecordedEvent(
             position: position, version: version,
             message: FeedMessage(
-                id: "\(game)-\(position)", gameId: game, at: start.addingTimeInterval(Double(minute * 60)), event: event),
+                id: "\(game)-\(position)", gameId: game, at: start.addingTimeInterval(Double(minute * 60)), event: event
+            ),
             recordedAt: start)
     }
 

@@ -5,6 +5,7 @@ import Foundation
 import PostgresClient
 import PushDelivery
 import ScoreDomain
+import ScoreFeedCLI
 import ScoreStore
 
 /// `scorefeed bench push --json`: one run for many activities of one game, to the local APNs server.

@@ -2,6 +2,7 @@ import APNs
 import APNsSandbox
 import ArgumentParser
 import Foundation
+import ScoreFeedCLI
 
 /// `scorefeed bench apns --json`: the HTTP/2 client alone, without the database: how many pushes per
 /// second the APNs client sends and what each one costs this process in CPU time.

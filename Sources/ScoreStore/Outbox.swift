@@ -1,15 +1,15 @@
 import Foundation
 import PostgresClient
-import ScoreStore
 
-/// The delivery side of the `activity_pushes` outbox: claim, record, release. Every function is
+/// The delivery side of the `activity_pushes` outbox: claim, record, release (the planning side,
+/// `ActivityPushes`, is beside it: all of the outbox's SQL lives in this module). Every function is
 /// one short transaction; nothing is held while a push is on the wire.
-enum Outbox {
+public enum Outbox {
     /// Claims up to `limit` due pushes for `lease` seconds, counting the attempt. (Pushes of a
     /// deactivated activity are not pending: ``Activities/deactivate(token:reason:in:)`` fails them.)
     /// Claims expire: a worker that dies holding them loses nothing, another one takes them when
     /// the lease ends.
-    static func claim(limit: Int, lease: Int, in tx: PostgresSession) throws -> [OutboxPush] {
+    public static func claim(limit: Int, lease: Int, in tx: PostgresSession) throws -> [OutboxPush] {
         // Not a push whose activity has an earlier one on the wire (another round or worker holds it):
         // per-activity order.
         let claimed = try tx.query(
@@ -33,7 +33,7 @@ enum Outbox {
     }
 
     /// Gives claimed pushes back untouched (the attempt is not counted), for another round now.
-    static func release(_ ids: [Int], in tx: PostgresSession) throws {
+    public static func release(_ ids: [Int], in tx: PostgresSession) throws {
         try tx.query(
             """
             UPDATE activity_pushes SET claimed_until = NULL, attempts = greatest(attempts - 1, 0)
@@ -42,7 +42,7 @@ enum Outbox {
     }
 
     /// What became of one attempt, as stored.
-    enum Outcome: Sendable {
+    public enum Outcome: Sendable {
         case sent
         case retry(after: Double)
         case deactivate(reason: String)
@@ -53,11 +53,11 @@ enum Outbox {
     }
 
     /// One attempt to record: the push, APNs' status and reason, the outcome.
-    typealias Attempt = (push: OutboxPush, status: Int?, reason: String?, outcome: Outcome)
+    public typealias Attempt = (push: OutboxPush, status: Int?, reason: String?, outcome: Outcome)
 
     /// Records attempts and their outcomes in one transaction (the common outcome, sent, in one
     /// statement for the whole round).
-    static func record(_ results: [Attempt], in tx: PostgresSession) throws {
+    public static func record(_ results: [Attempt], in tx: PostgresSession) throws {
         var sent: [Int] = []
         for (push, status, reason, outcome) in results {
             switch outcome {
@@ -105,7 +105,7 @@ enum Outbox {
     }
 
     /// How many pushes are still to deliver, and when the next one is due (seconds from now, ≤ 0 = now).
-    static func pending(in session: PostgresSession) throws -> (count: Int, nextIn: Double?) {
+    public static func pending(in session: PostgresSession) throws -> (count: Int, nextIn: Double?) {
         let result = try session.query(
             """
             SELECT count(*) AS n, extract(epoch FROM min(greatest(next_attempt_at, coalesce(claimed_until, next_attempt_at))) - now())::float8 AS next_in
@@ -117,7 +117,7 @@ enum Outbox {
 
 extension Outbox.Outcome {
     /// The outcome as stored in `push_attempts.outcome` and counted in the metrics.
-    var label: String {
+    public var label: String {
         switch self {
         case .sent: "sent"
         case .retry: "retry"

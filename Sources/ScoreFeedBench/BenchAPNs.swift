@@ -1,6 +1,7 @@
 import APNs
 import APNsSandbox
 import Foundation
+import ScoreFeedCLI
 
 /// Runs `body` with an APNs client (a throw-away key and fixed ids) that sends to `url`, trusting
 /// `caFile`, or, without a URL, to an in-process local APNs server (handed to `body`). The client

@@ -1,14 +1,21 @@
 import ArgumentParser
 import Foundation
 import PostgresClient
+import ScoreFeedCLI
 
-/// `scorefeed bench …`: speed measurements with JSON output (numbers in docs/performance.md).
-struct BenchCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "bench",
+/// `scorefeed-bench …`: speed measurements with JSON output (numbers in docs/performance.md). A
+/// target and executable of its own: the shipped `scorefeed` does not carry the benchmarks.
+public struct BenchCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "scorefeed-bench",
         abstract: "Measure throughput and latency; prints JSON. Build with -c release for real numbers.",
         subcommands: [AppendBench.self, FoldBench.self, RetrosheetBench.self, PushBench.self, ApnsBench.self]
     )
+
+    public init() {}
+
+    /// Parses the arguments and runs the benchmark, logging as `scorefeed` does.
+    public static func runMain() async { await ScoreFeedCommand.runRoot(Self.self) }
 }
 
 /// Percentiles and rates over a list of durations.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ScoreDomain
+import ScoreFeedCLI
 import ScoreStore
 
 /// `scorefeed bench fold --json`: the pure fold alone, in memory.

@@ -3,6 +3,7 @@ import Foundation
 import PostgresClient
 import Retrosheet
 import ScoreDomain
+import ScoreFeedCLI
 import ScoreStore
 
 /// `scorefeed bench retrosheet --json`: a season of real games, in memory and end to end.

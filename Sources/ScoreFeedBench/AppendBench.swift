@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PostgresClient
 import ScoreDomain
+import ScoreFeedCLI
 import ScoreStore
 
 /// `scorefeed bench append --json`: appends at batch sizes 1, 100 and 1000 against a raw COPY.

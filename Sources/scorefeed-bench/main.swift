@@ -1,0 +1,3 @@
+import ScoreFeedBench
+
+await BenchCommand.runMain()
