@@ -9,7 +9,7 @@ public struct LocalClusterError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// A private PostgreSQL cluster under a folder of the project (`.scorefeed/` by default).
+/// A private PostgreSQL cluster in one folder (``fromEnvironment(_:)`` says which).
 ///
 /// The data lives in `<home>/pg`, the server listens only on a unix socket inside `<home>` (no TCP
 /// unless asked), and when this process runs as root the server runs as the `postgres` user, since
@@ -27,15 +27,23 @@ public struct LocalCluster: Sendable {
         self.home = home.standardizedFileURL
     }
 
-    /// The cluster named by `SCOREFEED_HOME`, or `.scorefeed` in the current directory.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> LocalCluster
-    {
-        if let home = environment["SCOREFEED_HOME"], !home.isEmpty {
-            return LocalCluster(home: URL(fileURLWithPath: home))
-        }
-        let cwd = FileManager.default.currentDirectoryPath
-        return LocalCluster(home: URL(fileURLWithPath: cwd).appendingPathComponent(".scorefeed"))
+    /// The cluster in `SCOREFEED_HOME`; else, for root, `/var/lib/scorefeed` (the server runs as
+    /// the `postgres` user, which cannot enter root's home); else `$XDG_DATA_HOME/scorefeed`, by
+    /// default `~/.local/share/scorefeed`. Never the current folder: a command run from another
+    /// folder finds the same database instead of creating an empty one.
+    public static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment, isRoot: Bool = geteuid() == 0
+    ) -> LocalCluster {
+        LocalCluster(home: URL(fileURLWithPath: defaultHome(environment, isRoot: isRoot)))
+    }
+
+    /// The folder of ``fromEnvironment(_:isRoot:)``.
+    public static func defaultHome(_ environment: [String: String], isRoot: Bool) -> String {
+        if let home = environment["SCOREFEED_HOME"], !home.isEmpty { return home }
+        if isRoot { return "/var/lib/scorefeed" }
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/scorefeed" }
+        let user = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return user + "/.local/share/scorefeed"
     }
 
     var dataDirectory: URL { home.appendingPathComponent("pg") }

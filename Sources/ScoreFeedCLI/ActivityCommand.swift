@@ -32,6 +32,9 @@ struct ActivityCommand: AsyncParsableCommand {
         @Option(help: "When the activity was started, as RFC 3339 (default: now). For instant replays of past games.")
         var at: String?
 
+        @Flag(help: "Register it although no message of the game arrived yet (the provider will announce it later).")
+        var allowUnknownGame = false
+
         func run() async throws {
             guard let bundle = bundleId ?? Runtime.environment["SCOREFEED_APNS_BUNDLE_ID"], !bundle.isEmpty else {
                 throw ValidationError("give --bundle-id or set SCOREFEED_APNS_BUNDLE_ID")
@@ -48,12 +51,17 @@ struct ActivityCommand: AsyncParsableCommand {
                 }
                 registered = parsed
             }
-            let (game, token, environment, frequent, registeredAt) = (
-                game, token, sandbox ? PushEnvironment.sandbox : .production, frequent, registered
+            let (game, token, environment, frequent, registeredAt, allowUnknown) = (
+                game, token, sandbox ? PushEnvironment.sandbox : .production, frequent, registered, allowUnknownGame
             )
             let connection = try await Runtime.openDatabase()
-            let activity = try await connection.withSession { session in
-                try Activities.register(
+            let activity = try await connection.transaction { session in
+                guard try allowUnknown || EventLog.hasStream(game, in: session) else {
+                    throw CLIError(
+                        "no game \"\(game)\" yet: no message of it has arrived; register after the provider's "
+                            + "game.scheduled, or pass --allow-unknown-game if the provider will announce it later")
+                }
+                return try Activities.register(
                     gameId: game, token: token, environment: environment, bundleId: bundle, frequentUpdates: frequent,
                     at: registeredAt, in: session)
             }
@@ -71,7 +79,7 @@ struct ActivityCommand: AsyncParsableCommand {
         @Argument(help: "Only this game's activities.")
         var game: String?
 
-        @Flag(help: "Print JSON lines.")
+        @Flag(help: "Print one JSON array.")
         var json = false
 
         func run() async throws {
@@ -80,6 +88,7 @@ struct ActivityCommand: AsyncParsableCommand {
             let activities = try await connection.withSession { try Activities.list(gameId: game, in: $0) }
             await connection.close()
             if json {
+                var objects: [[String: Any]] = []
                 for activity in activities {
                     var object: [String: Any] = [
                         "id": activity.id, "gameId": activity.gameId, "pushToken": activity.pushToken,
@@ -87,11 +96,13 @@ struct ActivityCommand: AsyncParsableCommand {
                         "frequentUpdates": activity.frequentUpdates, "active": activity.active,
                         "registeredAt": rfc3339(activity.registeredAt),
                     ]
-                    object["endedAt"] = activity.endedAt.map { rfc3339($0) }
-                    object["deactivatedReason"] = activity.deactivatedReason
-                    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-                    Output.line(String(decoding: data, as: UTF8.self))
+                    object["endedAt"] = activity.endedAt.map { rfc3339($0) } ?? NSNull()
+                    object["deactivatedReason"] = activity.deactivatedReason ?? NSNull()
+                    objects.append(object)
                 }
+                let data = try JSONSerialization.data(
+                    withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
+                Output.line(String(decoding: data, as: UTF8.self))
                 return
             }
             guard !activities.isEmpty else {

@@ -64,11 +64,16 @@ struct ApnsSandboxCommand: AsyncParsableCommand {
                 throw ValidationError("--fault \(spec): \(error)")
             }
         }
-        let sandbox = try await APNsSandbox.bind(
-            .init(
-                host: host, port: port, bundleId: bundleId, teamId: teamId, keyId: keyId, publicKeyPEM: publicKeyPEM,
-                caCertificateOutput: folder.appendingPathComponent("ca.pem").path,
-                deliveryLog: folder.appendingPathComponent("deliveries.jsonl").path, faults: faults))
+        let sandbox: APNsSandbox
+        do {
+            sandbox = try await APNsSandbox.bind(
+                .init(
+                    host: host, port: port, bundleId: bundleId, teamId: teamId, keyId: keyId,
+                    publicKeyPEM: publicKeyPEM, caCertificateOutput: folder.appendingPathComponent("ca.pem").path,
+                    deliveryLog: folder.appendingPathComponent("deliveries.jsonl").path, faults: faults))
+        } catch {
+            throw CLIError.portInUse(error, port: port) ?? error
+        }
         // With --public-key the private key is the caller's: the env file cannot name it.
         let keyLine = publicKey == nil ? "SCOREFEED_APNS_KEY_FILE=\(keyFile)\n" : ""
         let env = """

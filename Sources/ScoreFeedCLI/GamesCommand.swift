@@ -90,7 +90,7 @@ struct PushesCommand: AsyncParsableCommand {
     @Argument(help: "The game id.")
     var id: String
 
-    @Flag(help: "Print the pushes as JSON lines.")
+    @Flag(help: "Print one JSON array of the pushes.")
     var json = false
 
     func run() async throws {
@@ -102,7 +102,7 @@ struct PushesCommand: AsyncParsableCommand {
         await connection.close()
         guard state != nil else { throw CLIError("no game \"\(id)\"") }
         if json {
-            for push in pushes { Output.line(Self.jsonLine(push)) }
+            Output.line("[" + pushes.map(Self.json).joined(separator: ",") + "]")
             return
         }
         let rows = pushes.map { p in
@@ -119,7 +119,8 @@ struct PushesCommand: AsyncParsableCommand {
                 rows: rows))
     }
 
-    static func jsonLine(_ push: OutboxPush) -> String {
+    /// One push as a JSON object with sorted keys (the activity by id; its token is in `activity list`).
+    static func json(_ push: OutboxPush) -> String {
         var line = "{\"activity\":\(push.activityId),\"apnsId\":"
         JSONValue.writeString(push.apnsId, to: &line)
         line += ",\"attempts\":\(push.attempts),\"event\":"
@@ -160,6 +161,14 @@ struct PayloadSummary {
 package struct CLIError: Error, CustomStringConvertible {
     package let description: String
     package init(_ description: String) { self.description = description }
+
+    /// `port N is already in use` when `error` is a failure to bind a listening socket there.
+    static func portInUse(_ error: any Error, port: Int) -> CLIError? {
+        let text = String(describing: error)
+        guard text.contains("Address already in use") || text.contains("EADDRINUSE") || text.contains("errno: 98")
+        else { return nil }
+        return CLIError("port \(port) is already in use; stop what listens there or pick another with --port")
+    }
 }
 
 /// Left-aligned text columns.

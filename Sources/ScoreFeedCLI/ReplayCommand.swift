@@ -51,7 +51,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Write the pushes to this file instead of stdout.")
     var out: String?
 
-    @Option(help: "Replay at N times the real time between messages (default: instant).")
+    @Option(parsing: .unconditional, help: "Replay at N times the real time between messages (default: instant).")
     var speed: Double?
 
     @Flag(help: "Retrosheet: skip a game that breaks the spec and go on with the next one.")

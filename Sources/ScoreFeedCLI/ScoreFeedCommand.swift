@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import ScoreStore
 
 /// `scorefeed`: the root command. The executable's `main` only calls ``main()``.
 public struct ScoreFeedCommand: AsyncParsableCommand {
@@ -8,9 +9,14 @@ public struct ScoreFeedCommand: AsyncParsableCommand {
         abstract: "Live sports scores to iPhone Live Activities, event-sourced on PostgreSQL.",
         discussion: """
             Every command that needs the database uses SCOREFEED_DATABASE_URL when it is set, and \
-            otherwise starts the embedded cluster in .scorefeed/ (or SCOREFEED_HOME) on demand. \
-            Every such command applies the schema migrations first.
+            otherwise starts the embedded cluster in SCOREFEED_HOME on demand (default: \
+            ~/.local/share/scorefeed, or /var/lib/scorefeed for root; see docs/configuration.md). \
+            Every such command applies the schema migrations built into the binary first.
+
+            --json: a command that lists things (games, pushes, activity list) prints one JSON \
+            array; a command that shows one thing (game) prints one JSON object.
             """,
+        version: ScoreFeedVersion.current,
         subcommands: [
             DatabaseCommand.self, MigrateCommand.self, ReplayCommand.self, GamesCommand.self,
             GameCommand.self, PushesCommand.self, RebuildCommand.self, ActivityCommand.self,

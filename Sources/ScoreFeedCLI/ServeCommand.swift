@@ -80,7 +80,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
         } catch {
             await clients?.shutdown()
-            throw error
+            throw CLIError.portInUse(error, port: port) ?? error
         }
         await clients?.shutdown()
     }

@@ -23,6 +23,7 @@ struct ActivityRoutes {
         }
         let bundleId = try fields.string("bundleId")
         let frequent = try fields.bool("frequentUpdates", default: false)
+        let allowUnknown = try fields.bool("allowUnknownGame", default: false)
         do {
             _ = try Activities.validate(gameId: gameId, token: token, bundleId: bundleId)
         } catch {
@@ -32,7 +33,12 @@ struct ActivityRoutes {
         let activity: Activity
         do {
             activity = try await pool.transaction { tx in
-                try Activities.register(
+                guard try allowUnknown || EventLog.hasStream(gameId, in: tx) else {
+                    throw APIError.notFound(
+                        "no game \"\(gameId)\" yet: no message of it has arrived; send \"allowUnknownGame\": true "
+                            + "if the provider will announce it later")
+                }
+                return try Activities.register(
                     gameId: gameId, token: token, environment: environment, bundleId: bundleId,
                     frequentUpdates: frequent, at: Date(), in: tx)
             }

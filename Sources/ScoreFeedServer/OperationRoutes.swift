@@ -1,5 +1,6 @@
 import Hummingbird
 import ScoreDomain
+import ScoreStore
 
 /// `GET /metrics` (Prometheus text), `GET /healthz` (the process answers), `GET /readyz` (the
 /// database is open, migrated and answering).
@@ -19,7 +20,7 @@ struct OperationRoutes {
     }
 
     func health(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        .json(.object(["status": .string("ok")]))
+        .json(.object(["status": .string("ok"), "version": .string(ScoreFeedVersion.current)]))
     }
 
     func ready(_ request: Request, _ context: BasicRequestContext) async throws -> Response {

@@ -113,9 +113,7 @@ struct ReadRoutes {
 
     /// Throws a 404 unless the game has events.
     static func requireGame(_ gameId: String, in session: PostgresSession) throws {
-        let exists = try session.query(
-            "SELECT EXISTS (SELECT 1 FROM events WHERE stream_id = $1) AS e", [gameId])[0].bool("e")
-        guard exists else { throw APIError.notFound("no game \"\(gameId)\"") }
+        guard try EventLog.hasStream(gameId, in: session) else { throw APIError.notFound("no game \"\(gameId)\"") }
     }
 
     private static func integer(_ request: Request, _ name: String, default fallback: Int, in range: ClosedRange<Int>)

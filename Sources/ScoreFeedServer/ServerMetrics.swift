@@ -56,6 +56,10 @@ public final class ServerMetrics: Sendable {
         gauge("scorefeed_outbox_depth").record(try row.int("pending"))
         gauge("scorefeed_activities_active").record(try row.int("activities"))
         gauge("scorefeed_stream_clients").record(streams)
+        CoreMetrics.Gauge(
+            label: "scorefeed_build_info", dimensions: [("version", ScoreFeedVersion.current)], factory: factory
+        )
+        .record(1)
         var text = [UInt8]()
         registry.emit(into: &text)
         return String(decoding: text, as: UTF8.self)

@@ -172,6 +172,11 @@ public enum EventLog {
         return try result.rows.map { (try $0.string("message_id"), try $0.int("position")) }
     }
 
+    /// Whether the log holds any event of the game (ScoreFeed has heard of it).
+    public static func hasStream(_ gameId: String, in session: PostgresSession) throws -> Bool {
+        try session.query("SELECT EXISTS (SELECT 1 FROM events WHERE stream_id = $1) AS e", [gameId])[0].bool("e")
+    }
+
     /// The events of one game, in stream order, after `version`.
     public static func readStream(_ gameId: String, afterVersion version: Int = 0, in session: PostgresSession)
         throws -> [RecordedEvent]

@@ -2,7 +2,8 @@ import Foundation
 import Logging
 import PostgresClient
 
-/// Applies `schema/NNNN_name.sql` files in order, each once, recorded in `schema_migrations`.
+/// Applies the `schema/NNNN_name.sql` migrations (built into the binary) in order, each once,
+/// recorded in `schema_migrations`.
 public struct Migrator: Sendable {
     /// One migration file.
     public struct Migration: Sendable, Equatable {
@@ -14,37 +15,53 @@ public struct Migrator: Sendable {
 
     public let migrations: [Migration]
 
-    /// Reads the migrations in `directory` (default: `SCOREFEED_SCHEMA_DIR`, else the checkout's `schema/`).
+    /// The migrations built into the binary (``embedded``, generated from `schema/` by
+    /// `scripts/embed-schema`), or, when `SCOREFEED_SCHEMA_DIR` is set, those of that folder.
     ///
     /// - Throws: ``StoreError`` when the folder is missing or a file name is not `NNNN_name.sql`.
-    public init(directory: URL? = nil) throws {
-        let folder = directory ?? Self.defaultDirectory()
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
-            throw StoreError.migrations("no schema folder at \(folder.path); set SCOREFEED_SCHEMA_DIR")
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        if let dir = environment["SCOREFEED_SCHEMA_DIR"], !dir.isEmpty {
+            try self.init(directory: URL(fileURLWithPath: dir))
+        } else {
+            self.init(migrations: try Self.parse(Self.embedded))
         }
-        var found: [Migration] = []
+    }
+
+    /// Reads the migrations in `directory`.
+    ///
+    /// - Throws: ``StoreError`` when the folder is missing or a file name is not `NNNN_name.sql`.
+    public init(directory: URL) throws {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else {
+            throw StoreError.migrations("no schema folder at \(directory.path) (SCOREFEED_SCHEMA_DIR)")
+        }
+        var files: [(file: String, sql: String)] = []
         for name in names.sorted() where name.hasSuffix(".sql") {
+            files.append((name, try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)))
+        }
+        guard !files.isEmpty else { throw StoreError.migrations("no NNNN_name.sql files in \(directory.path)") }
+        self.init(migrations: try Self.parse(files))
+    }
+
+    private init(migrations: [Migration]) {
+        self.migrations = migrations
+    }
+
+    /// Migrations from `NNNN_name.sql` files, in version order.
+    static func parse(_ files: [(file: String, sql: String)]) throws -> [Migration] {
+        var found: [Migration] = []
+        for (name, sql) in files.sorted(by: { $0.file < $1.file }) {
             let parts = name.dropLast(4).split(separator: "_", maxSplits: 1)
-            guard parts.count == 2, parts[0].count == 4, let version = Int(parts[0]), !parts[1].isEmpty else {
+            guard name.hasSuffix(".sql"), parts.count == 2, parts[0].count == 4, let version = Int(parts[0]),
+                !parts[1].isEmpty
+            else {
                 throw StoreError.migrations("schema file \(name) is not named NNNN_name.sql")
             }
             guard !found.contains(where: { $0.version == version }) else {
                 throw StoreError.migrations("two schema files have version \(parts[0])")
             }
-            let sql = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
             found.append(Migration(version: version, name: String(parts[1]), sql: sql))
         }
-        guard !found.isEmpty else { throw StoreError.migrations("no NNNN_name.sql files in \(folder.path)") }
-        migrations = found
-    }
-
-    static func defaultDirectory() -> URL {
-        if let dir = ProcessInfo.processInfo.environment["SCOREFEED_SCHEMA_DIR"], !dir.isEmpty {
-            return URL(fileURLWithPath: dir)
-        }
-        // <checkout>/Sources/ScoreStore/Migrator.swift -> <checkout>/schema
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("schema")
+        return found
     }
 
     /// Applies every migration not yet recorded. Returns the ones it applied.

@@ -1,7 +1,7 @@
 import Foundation
 import Retrosheet
 
-/// The 2019 Retrosheet data of the repository (`<root>/../shared/data/retrosheet/2019`, or
+/// The 2019 Retrosheet data of the repository (`<root>/fixtures/retrosheet/2019`, or
 /// `$SCOREFEED_RETROSHEET_DIR`), parsed once for all tests. Missing data makes the tests FAIL.
 ///
 /// The information used here was obtained free of charge from and is copyrighted by Retrosheet.
@@ -46,15 +46,15 @@ enum RetrosheetData {
         }
     }
 
-    /// `$SCOREFEED_RETROSHEET_DIR`, else `../shared/data/retrosheet/2019` next to the repository root
-    /// (three levels above this file).
+    /// `$SCOREFEED_RETROSHEET_DIR`, else the project's `fixtures/retrosheet/2019` (the repository root
+    /// is three levels above this file).
     static var directory: URL {
         if let path = ProcessInfo.processInfo.environment["SCOREFEED_RETROSHEET_DIR"], !path.isEmpty {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
         return URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("../shared/data/retrosheet/2019", isDirectory: true).standardizedFileURL
+            .appendingPathComponent("fixtures/retrosheet/2019", isDirectory: true).standardizedFileURL
     }
 
     static let eventFiles = [

@@ -10,8 +10,15 @@ struct ActivityCLITests {
     func activities() async throws {
         try await TestDatabase.withSchema { url in
             let cli = CLI(databaseURL: url)
+            // A game ScoreFeed has never heard of is refused unless the provider will announce it later.
+            let unknown = try await cli.run("activity", "add", "g1", token, "--bundle-id", "com.example.scores")
+            #expect(unknown.status == 1)
+            #expect(unknown.stderr.contains("no game \"g1\" yet"), "\(unknown.stderr)")
+            #expect(unknown.stderr.contains("--allow-unknown-game"))
+            #expect(try await cli.run("activity", "list", "--json").stdout == "[]\n")
             let added = try await cli.run(
-                "activity", "add", "g1", token, "--bundle-id", "com.example.scores", "--frequent")
+                "activity", "add", "g1", token, "--bundle-id", "com.example.scores", "--frequent",
+                "--allow-unknown-game")
             #expect(added.status == 0, "\(added.stderr)")
             #expect(added.stdout.contains("registered activity 1 for game g1: token a1a1a1a1…, production"))
             for (arguments, message) in [
@@ -26,11 +33,10 @@ struct ActivityCLITests {
                 #expect(run.stderr.contains(message), "\(run.stderr)")
             }
             let list = try await cli.run("activity", "list", "--json")
-            let rows = list.stdout.split(separator: "\n").map {
-                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            }
+            let rows = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
             #expect(rows.count == 1)
-            #expect(rows.first??["frequentUpdates"] as? Bool == true)
+            #expect(rows.first?["frequentUpdates"] as? Bool == true)
+            #expect(rows.first?["endedAt"] is NSNull)
             let removed = try await cli.run("activity", "remove", token)
             #expect(removed.status == 0)
             let after = try await cli.run("activity", "list")
@@ -63,7 +69,10 @@ struct ActivityCLITests {
             }
             for (index, token) in activityTokens.enumerated() {
                 let add = try await cli.run(
-                    ["activity", "add", "2026-06-03-CHC-STL", token, "--at", "2026-06-03T23:50:00Z"]
+                    [
+                        "activity", "add", "2026-06-03-CHC-STL", token, "--at", "2026-06-03T23:50:00Z",
+                        "--allow-unknown-game",
+                    ]
                         + (index == 2 ? ["--sandbox"] : []))
                 #expect(add.status == 0, "\(add.stderr)")
             }
@@ -77,9 +86,7 @@ struct ActivityCLITests {
             // `pushes` shows the registered activities' pushes: the golden ones, each sent.
             let pushes = try await cli.run("pushes", "2026-06-03-CHC-STL", "--json")
             #expect(pushes.status == 0, "\(pushes.stderr)")
-            let rows = try pushes.stdout.split(separator: "\n").map {
-                try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
-            }
+            let rows = try JSONSerialization.jsonObject(with: Data(pushes.stdout.utf8)) as! [[String: Any]]
             let goldenRows = try golden.split(separator: "\n").map {
                 try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
             }

@@ -75,7 +75,7 @@ struct CLITests {
             // No activity was registered: nothing was planned for this game.
             let pushes = try await cli.run("pushes", "2026-04-01-NYY-BOS", "--json")
             #expect(pushes.status == 0, "\(pushes.stderr)")
-            #expect(pushes.stdout.isEmpty)
+            #expect(pushes.stdout == "[]\n")
         }
     }
 
@@ -86,6 +86,7 @@ struct CLITests {
             (["pushes", "no-such-game"], "no game \"no-such-game\""),
             (["games", "--status", "finished"], "unknown status"),
             (["replay", "--speed", "0", "x.jsonl"], "--speed must be a positive number"),
+            (["replay", "--speed", "-1", "x.jsonl"], "--speed must be a positive number"),
             (["replay", "/no/such/file.jsonl"], "/no/such/file.jsonl: no such file or folder"),
             (["replay", "--format", "mlb", "x"], "--format"),
         ])
@@ -94,6 +95,27 @@ struct CLITests {
             let run = try await CLI(databaseURL: url).run(arguments)
             #expect(run.status != 0)
             #expect(run.stderr.contains(expected), "\(run.stderr)")
+        }
+    }
+
+    @Test("--version prints the version; a busy port is named as such by serve and apns-sandbox")
+    func versionAndBusyPort() async throws {
+        let version = try await CLI(databaseURL: "postgresql://unused").run("--version")
+        #expect(version.status == 0)
+        #expect(
+            version.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, "\(version.stdout)")
+        // Hold a port, then ask both servers for it.
+        let socket = try BusyPort()
+        defer { socket.close() }
+        try await TestDatabase.withSchema { url in
+            let cli = CLI(databaseURL: url)
+            let serve = try await cli.run("serve", "--port", "\(socket.port)")
+            #expect(serve.status == 1)
+            #expect(serve.stderr.contains("port \(socket.port) is already in use"), "\(serve.stderr)")
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("busy-\(UUID().uuidString)").path
+            let sandbox = try await cli.run("apns-sandbox", "--port", "\(socket.port)", "--dir", dir)
+            #expect(sandbox.status == 1)
+            #expect(sandbox.stderr.contains("port \(socket.port) is already in use"), "\(sandbox.stderr)")
         }
     }
 
@@ -181,4 +203,29 @@ struct CLITests {
         let after = try await cli.run("db", "status")
         #expect(after.status == 3)
     }
+}
+
+/// A TCP port held open on 127.0.0.1 for the life of the value.
+struct BusyPort {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+        }
+        guard bound == 0, listen(descriptor, 1) == 0 else { throw TestDatabaseError("cannot hold a port") }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        self.descriptor = descriptor
+        self.port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() { _ = Glibc.close(descriptor) }
 }

@@ -5,10 +5,10 @@ import Testing
 // The information used here was obtained free of charge from and is copyrighted by Retrosheet.
 // Interested parties may contact Retrosheet at "www.retrosheet.org".
 
-/// `../shared/data/retrosheet/2019` beside the checkout (or `SCOREFEED_RETROSHEET_DIR`).
+/// The project's `fixtures/retrosheet/2019` (or `SCOREFEED_RETROSHEET_DIR`).
 let retrosheet2019: String = {
     if let dir = ProcessInfo.processInfo.environment["SCOREFEED_RETROSHEET_DIR"], !dir.isEmpty { return dir }
-    return repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/data/retrosheet/2019").path
+    return repositoryRoot.appendingPathComponent("fixtures/retrosheet/2019").path
 }()
 
 @Suite("replaying real games from Retrosheet")

@@ -8,13 +8,23 @@ struct ActivityRouteTests {
     let auth = ("Authorization", "Bearer " + appKey)
     let json = ("Content-Type", "application/json")
 
-    func body(_ token: String, environment: String = "sandbox", bundle: String = "com.example.scores") -> String {
-        #"{"pushToken":"\#(token)","environment":"\#(environment)","bundleId":"\#(bundle)","frequentUpdates":true}"#
+    /// A registration; the tests' games are never posted, so it says the game will come (`allowUnknownGame`).
+    func body(
+        _ token: String, environment: String = "sandbox", bundle: String = "com.example.scores",
+        allowUnknownGame: Bool = true
+    ) -> String {
+        #"{"pushToken":"\#(token)","environment":"\#(environment)","bundleId":"\#(bundle)","frequentUpdates":true,"#
+            + #""allowUnknownGame":\#(allowUnknownGame)}"#
     }
 
     @Test("201 registers, 204 removes, 404 for a token not active; validated like the CLI")
     func registerAndRemove() async throws {
         try await withServer { server in
+            // A game ScoreFeed has never heard of: 404 naming it, unless the app says it will come.
+            let unknown = try await server.request(
+                .POST, "/v1/games/g1/activities", body: body(token, allowUnknownGame: false), headers: [auth, json])
+            #expect(unknown.status == 404, "\(unknown.body)")
+            #expect(unknown.body.contains(#"no game \"g1\" yet"#) && unknown.body.contains("allowUnknownGame"))
             let created = try await server.request(
                 .POST, "/v1/games/g1/activities", body: body(token), headers: [auth, json])
             #expect(created.status == 201, "\(created.body)")

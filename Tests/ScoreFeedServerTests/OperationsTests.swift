@@ -14,6 +14,8 @@ struct OperationsTests {
                 #expect(reply.status == 200)
                 #expect(reply.headers.first(name: "Content-Type")?.hasPrefix("application/json") == true)
             }
+            let health = try await server.request(.GET, "/healthz")
+            #expect((health.object["version"] as? String)?.split(separator: ".").count == 3)
         }
     }
 

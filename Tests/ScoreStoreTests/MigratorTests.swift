@@ -18,11 +18,26 @@ struct MigratorTests {
         return dir
     }
 
+    @Test("the migrations built into the binary are schema/*.sql byte for byte (else run scripts/embed-schema)")
+    func embeddedEqualsSchemaFolder() throws {
+        let fromFolder = try Migrator(directory: repositoryRoot.appendingPathComponent("schema")).migrations
+        let embedded = try Migrator(environment: [:]).migrations
+        #expect(embedded.map(\.name) == fromFolder.map(\.name))
+        #expect(embedded.map(\.version) == fromFolder.map(\.version))
+        for (built, file) in zip(embedded, fromFolder) {
+            #expect(built.sql == file.sql, "\(file.name) differs from the binary's copy: run scripts/embed-schema")
+        }
+        // SCOREFEED_SCHEMA_DIR still overrides the built-in migrations.
+        let dir = try folder(["0001_only.sql": "SELECT 1;"])
+        #expect(try Migrator(environment: ["SCOREFEED_SCHEMA_DIR": dir.path]).migrations.map(\.name) == ["only"])
+        #expect(throws: StoreError.self) { try Migrator(environment: ["SCOREFEED_SCHEMA_DIR": "/no/such/folder"]) }
+    }
+
     @Test("the project's schema applies in order, each file once, recorded in schema_migrations")
     func projectSchema() async throws {
         try await TestDatabase.withSchema { url in
             let connection = try await PostgresConnection.connect(url)
-            let migrator = try Migrator()
+            let migrator = try Migrator(environment: [:])
             let files = try FileManager.default.contentsOfDirectory(
                 atPath: repositoryRoot.appendingPathComponent("schema").path
             )
