@@ -22,7 +22,7 @@ struct RetrosheetBench: AsyncParsableCommand {
     var json = false
 
     @Option(help: "Folder of Retrosheet event files.")
-    var data = "../shared/data/retrosheet/2019"
+    var data = "fixtures/retrosheet/2019"
 
     @Flag(help: "Only the in-memory part.")
     var memoryOnly = false
