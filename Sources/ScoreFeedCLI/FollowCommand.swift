@@ -48,7 +48,7 @@ struct FollowMLBCommand: AsyncParsableCommand {
     @Option(help: "Give up after this many failed requests in a row (default: never).")
     var maxFailures: Int?
 
-    @Option(help: "Write the commands to this file instead of stdout.")
+    @Option(help: "Write the pushes to this file instead of stdout.")
     var out: String?
 
     func validate() throws {
