@@ -1,6 +1,7 @@
 import APNs
 import Foundation
 import Hummingbird
+import LiveActivity
 import PostgresClient
 import ScoreDomain
 import ScoreStore
@@ -76,12 +77,22 @@ struct ReadRoutes {
         let after = try Self.integer(request, "after", default: 0, in: 0...Int.max)
         let limit = try Self.integer(request, "limit", default: 1000, in: 1...5000)
         let pool = try await database.ready().pool
-        let (pushes, counts, latest) = try await pool.withSession { session in
+        let (pushes, counts, latest, budgets) = try await pool.withSession { session in
             try Self.requireGame(gameId, in: session)
             return (
                 try ActivityPushes.forGame(gameId, after: after, limit: limit, in: session),
-                try ActivityPushes.counts(gameId, in: session), try ActivityPushes.latest(gameId, in: session)
+                try ActivityPushes.counts(gameId, in: session), try ActivityPushes.latest(gameId, in: session),
+                try ActivityPushes.highPriorityLastHour(gameId, in: session)
             )
+        }
+        let policy = ThrottlePolicy()
+        let activities = budgets.map { budget in
+            JSONValue.object([
+                "activityId": .int(budget.activityId),
+                "pushToken": .string(fullTokens ? budget.pushToken : APNsRedaction.token(budget.pushToken)),
+                "frequentUpdates": .bool(budget.frequentUpdates), "highPriorityLastHour": .int(budget.count),
+                "hourlyBudget": .int(budget.frequentUpdates ? policy.frequentHourlyBudget : policy.hourlyBudget),
+            ])
         }
         let json = { (push: OutboxPush) in Self.json(push, fullToken: fullTokens) }
         let items = pushes.map(json)
@@ -92,7 +103,7 @@ struct ReadRoutes {
                     "planned": .int(counts["pending"] ?? 0), "sent": .int(counts["sent"] ?? 0),
                     "failed": .int(counts["failed"] ?? 0),
                 ]),
-                "latest": latest.map(json) ?? .null,
+                "latest": latest.map(json) ?? .null, "activities": .array(activities),
                 "pushes": .array(items), "next": pushes.last.map { .int($0.id) } ?? .int(after),
             ]))
     }
@@ -128,7 +139,7 @@ struct ReadRoutes {
         return value
     }
 
-    private static func day(_ text: String) -> Date? {
+    static func day(_ text: String) -> Date? {
         let parts = text.split(separator: "-")
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             let date = parseRFC3339("\(text)T00:00:00Z")

@@ -59,7 +59,8 @@ public struct ScoreFeedServer: Sendable {
             ("POST", "/v1/feed", ingest.handle),
             ("POST", "/v1/games/{id}/activities", activities.register),
             ("DELETE", "/v1/activities/{token}", activities.remove),
-            ("GET", "/v1/games", reads.games), ("GET", "/v1/games/{id}", reads.game),
+            ("GET", "/v1/games", reads.games), ("GET", "/v1/scoreboard", reads.scoreboard),
+            ("GET", "/v1/games/{id}", reads.game),
             ("GET", "/v1/games/{id}/events", reads.events), ("GET", "/v1/games/{id}/pushes", reads.pushes),
             ("GET", "/v1/stream", streams.all), ("GET", "/v1/games/{id}/stream", streams.game),
         ]

@@ -79,6 +79,37 @@ public enum ActivityPushes {
         return counts
     }
 
+    /// The newest push of each of these games' activities, by game.
+    public static func latest(games: [String], in session: PostgresSession) throws -> [String: OutboxPush] {
+        let pushes = try decode(
+            session.query(
+                """
+                SELECT DISTINCT ON (p.game_id) \(columns) FROM activity_pushes p JOIN activities a ON a.id = p.activity_id
+                WHERE p.game_id = ANY($1::text[]) ORDER BY p.game_id, p.id DESC
+                """, [games]))
+        return Dictionary(pushes.map { ($0.gameId, $0) }, uniquingKeysWith: { $1 })
+    }
+
+    /// Per activity of the game: how many priority-10 pushes it got in the hour up to its newest
+    /// push, and whether it has frequent updates (which sets its hourly budget).
+    public static func highPriorityLastHour(_ gameId: String, in session: PostgresSession) throws
+        -> [(activityId: Int, pushToken: String, frequentUpdates: Bool, count: Int)]
+    {
+        let result = try session.query(
+            """
+            SELECT a.id, a.push_token, a.frequent_updates,
+                   count(*) FILTER (WHERE p.priority = 10 AND p.aps_timestamp > last.ts - 3600) AS n
+            FROM activities a
+            JOIN activity_pushes p ON p.activity_id = a.id
+            JOIN LATERAL (SELECT max(aps_timestamp) AS ts FROM activity_pushes WHERE activity_id = a.id) last ON true
+            WHERE a.game_id = $1
+            GROUP BY a.id, a.push_token, a.frequent_updates ORDER BY a.id
+            """, [gameId])
+        return try result.rows.map {
+            (try $0.int("id"), try $0.string("push_token"), try $0.bool("frequent_updates"), try $0.int("n"))
+        }
+    }
+
     /// The columns ``decode(_:)`` reads, of `activity_pushes p` and `activities a`.
     public static let columns = """
         p.id, p.activity_id, p.game_id, a.push_token, a.environment, a.bundle_id, p.apns_id::text AS apns_id,

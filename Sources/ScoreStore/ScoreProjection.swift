@@ -82,6 +82,16 @@ public enum ScoreProjection {
         return try result.rows.map { (try $0.int("position"), try decode($0)) }
     }
 
+    /// The UTC days that have games (by `startsAt`), in order, with how many each.
+    public static func days(in session: PostgresSession) throws -> [(day: String, games: Int)] {
+        let result = try session.query(
+            """
+            SELECT to_char(starts_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS n
+            FROM score_states GROUP BY 1 ORDER BY 1
+            """)
+        return try result.rows.map { (try $0.string("day"), try $0.int("n")) }
+    }
+
     private static func decode(_ row: PostgresRow) throws -> ScoreState {
         return ScoreState(
             gameId: try row.string("game_id"), home: try team(row.string("home")), away: try team(row.string("away")),

@@ -87,6 +87,53 @@ final class Browser: Sendable {
         return seen.withLock { $0 }
     }
 
+    /// Sends DevTools commands in order on one connection (settings such as the viewport last as long
+    /// as it does) and returns each one's `result`.
+    func call(_ commands: [(method: String, params: [String: Any])]) async throws -> [[String: Any]] {
+        let requests = try commands.enumerated().map { index, command in
+            let request: [String: Any] = ["id": index + 1, "method": command.method, "params": command.params]
+            return String(decoding: try JSONSerialization.data(withJSONObject: request), as: UTF8.self)
+        }
+        let replies = Mutex<[String]>([])
+        // Screenshots come back as one large frame.
+        try await WebSocketClient.connect(
+            url: debugger, configuration: .init(maxFrameSize: 64 << 20), logger: Logger(label: "cdp")
+        ) { inbound, outbound, _ in
+            var messages = inbound.messages(maxSize: 64 << 20).makeAsyncIterator()
+            for (index, request) in requests.enumerated() {
+                try await outbound.write(.text(request))
+                while let message = try await messages.next() {
+                    guard case .text(let reply) = message, reply.contains("\"id\":\(index + 1),") else { continue }
+                    replies.withLock { $0.append(reply) }
+                    break
+                }
+            }
+            try await outbound.close(.normalClosure, reason: nil)
+        }
+        return try replies.withLock { $0 }.map { reply in
+            let object = try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any]
+            return object?["result"] as? [String: Any] ?? [:]
+        }
+    }
+
+    /// A PNG of the page at a viewport of `width` × `height`, written to `path`.
+    func screenshot(width: Int, height: Int, mobile: Bool, to path: String) async throws {
+        let results = try await call([
+            (
+                "Emulation.setDeviceMetricsOverride",
+                ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile]
+            ),
+            ("Runtime.evaluate", ["expression": "new Promise(r => setTimeout(r, 300))", "awaitPromise": true]),
+            ("Page.captureScreenshot", ["format": "png"]),
+        ])
+        guard let base64 = results.last?["data"] as? String, let png = Data(base64Encoded: base64) else {
+            throw TestDatabaseError("chromium took no screenshot: \(results)")
+        }
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try png.write(to: URL(fileURLWithPath: path))
+    }
+
     func close() async {
         pid.signal(SIGTERM)
         _ = try? await process.value
@@ -102,7 +149,8 @@ struct BrowserTests {
             _ = try await server.waitForGame("g1", version: 2)
             let browser = try await Browser(opening: server.base + "/")
             do {
-                let score = #"document.querySelector('[data-game="g1"] .score')?.textContent ?? ''"#
+                let score =
+                    #"['.away .runs', '.home .runs'].map(s => document.querySelector('[data-game="g1"] ' + s)?.textContent).join(' – ')"#
                 #expect(try await browser.waitFor(score, toBe: "0 – 0") == "0 – 0")
                 #expect(
                     try await browser.waitFor("document.getElementById('connection').textContent", toBe: "live")
@@ -110,8 +158,96 @@ struct BrowserTests {
                 // The page stays open; the server gets a run and the card changes in place.
                 #expect(try await server.ingest("[\(run("g1", 1, team: "away"))]").status == 202)
                 #expect(try await browser.waitFor(score, toBe: "1 – 0") == "1 – 0")
-                let inning = #"document.querySelector('[data-game="g1"] .status')?.textContent ?? ''"#
-                #expect(try await browser.waitFor(inning, toBe: "inprogress") == "inprogress")
+                let status = #"document.querySelector('[data-game="g1"] .status-word')?.textContent ?? ''"#
+                #expect(try await browser.waitFor(status, toBe: "Live") == "Live")
+            } catch {
+                await browser.close()
+                throw error
+            }
+            await browser.close()
+        }
+    }
+
+    @Test("cards show the lock screen (diamond, status in words, start); the day picker and filter; the timeline")
+    func scoreboard() async throws {
+        try await withServer { server in
+            // Two games on two days; g1 has an activity, so it has pushes for its timeline.
+            #expect(try await server.ingest(scheduled("g1")).status == 202)
+            #expect(try await server.ingest(scheduled("g2", startsAt: "2026-05-02T23:05:00Z")).status == 202)
+            let register = try await server.request(
+                .POST, "/v1/games/g1/activities",
+                body: #"{"pushToken":"\#(String(repeating: "ab", count: 32))","bundleId":"com.example.scores"}"#,
+                headers: [("Authorization", "Bearer \(appKey)"), ("Content-Type", "application/json")])
+            #expect(register.status == 201, "\(register.body)")
+            let bases =
+                #"{"id":"g1-b1","gameId":"g1","at":"2026-05-01T23:07:00Z","type":"bases.changed","first":true,"third":true}"#
+            #expect(try await server.ingest("[\(started("g1")),\(run("g1", 1, team: "away")),\(bases)]").status == 202)
+            _ = try await server.waitForGame("g1", version: 4)
+            let browser = try await Browser(opening: server.base + "/")
+            do {
+                let cardOf = { (game: String, selector: String) in
+                    #"document.querySelector('[data-game="\#(game)"] \#(selector)')"#
+                }
+                // One day is shown: the 1st (the latest day with games before today is the 2nd; pick the 1st).
+                let pick = { (day: String) in
+                    #"(() => { const s = document.getElementById('day'); s.value = '\#(day)'; s.dispatchEvent(new Event('change')); return s.value; })()"#
+                }
+                #expect(try await browser.waitFor(pick("2026-05-01"), toBe: "2026-05-01") == "2026-05-01")
+                let runners =
+                    #"['first','second','third'].map(b => \#(cardOf("g1", ".diamond .' + b + '")).classList.contains('on') ? 1 : 0).join('')"#
+                #expect(try await browser.waitFor(runners, toBe: "101") == "101")
+                #expect(
+                    try await browser.waitFor(cardOf("g1", ".status-word") + ".textContent", toBe: "Live") == "Live")
+                #expect(try await browser.waitFor(cardOf("g1", ".away .code") + ".textContent", toBe: "NYY") == "NYY")
+                #expect(
+                    try await browser.waitFor(cardOf("g1", ".away .name") + ".textContent", toBe: "New York Yankees")
+                        == "New York Yankees")
+                #expect(try await browser.waitFor(cardOf("g1", ".away .runs") + ".textContent", toBe: "1") == "1")
+                #expect(
+                    try await browser.waitFor("String(!!" + cardOf("g1", ".start") + ".textContent)", toBe: "true")
+                        == "true")
+                #expect(try await browser.waitFor("String(" + cardOf("g2", "") + " === null)", toBe: "true") == "true")
+                // A posted bases.changed moves the runners without a reload.
+                let moved =
+                    #"{"id":"g1-b2","gameId":"g1","at":"2026-05-01T23:08:00Z","type":"bases.changed","second":true}"#
+                #expect(try await server.ingest(moved).status == 202)
+                #expect(try await browser.waitFor(runners, toBe: "010") == "010")
+                // The push line comes with the day's request.
+                #expect(
+                    try await browser.waitFor(
+                        "String(" + cardOf("g1", ".push") + ".textContent.startsWith('last push'))", toBe: "true")
+                        == "true")
+                // The status filter: g1 is live, so "Scheduled" hides it and "Live" shows it.
+                let filterTo = { (name: String) in
+                    #"(() => { document.querySelector('.filters [data-filter="\#(name)"]').click(); return String(\#(cardOf("g1", "")).hidden); })()"#
+                }
+                #expect(try await browser.waitFor(filterTo("scheduled"), toBe: "true") == "true")
+                #expect(try await browser.waitFor(filterTo("live"), toBe: "false") == "false")
+                _ = try await browser.waitFor(filterTo("all"), toBe: "false")
+                // The detail view: the timeline of g1's pushes and the activity's priority-10 budget.
+                #expect(try await browser.waitFor("(" + cardOf("g1", "") + ".click(), 'ok')", toBe: "ok") == "ok")
+                let rows = "String(document.querySelectorAll('#detail .timeline tr').length > 1)"
+                #expect(try await browser.waitFor(rows, toBe: "true") == "true")
+                let budget =
+                    "document.querySelector('#detail .budget')?.textContent.includes('/12 priority-10') ?? false"
+                #expect(try await browser.waitFor("String(" + budget + ")", toBe: "true") == "true")
+                // Screenshots for a person to look at (not committed): the detail open, then the board.
+                let folder = repositoryRoot.appendingPathComponent(".build/screenshots").path
+                try await browser.screenshot(
+                    width: 1280, height: 900, mobile: false, to: folder + "/detail-1280x900.png")
+                _ = try await browser.waitFor(
+                    "(document.getElementById('detail').hidden = true, 'closed')", toBe: "closed")
+                try await browser.screenshot(
+                    width: 1280, height: 900, mobile: false, to: folder + "/scoreboard-1280x900.png")
+                try await browser.screenshot(
+                    width: 390, height: 844, mobile: true, to: folder + "/scoreboard-390x844.png")
+                print("scoreboard screenshots in \(folder)")
+                // The other day: only g2, scheduled.
+                #expect(try await browser.waitFor(pick("2026-05-02"), toBe: "2026-05-02") == "2026-05-02")
+                #expect(try await browser.waitFor("String(" + cardOf("g1", "") + " === null)", toBe: "true") == "true")
+                #expect(
+                    try await browser.waitFor(cardOf("g2", ".status-word") + "?.textContent ?? ''", toBe: "Scheduled")
+                        == "Scheduled")
             } catch {
                 await browser.close()
                 throw error

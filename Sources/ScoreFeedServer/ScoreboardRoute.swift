@@ -1,0 +1,53 @@
+import APNs
+import Foundation
+import Hummingbird
+import ScoreDomain
+import ScoreStore
+
+extension ReadRoutes {
+    /// `GET /v1/scoreboard[?date=YYYY-MM-DD]`: everything the scoreboard page shows, in one request:
+    /// the days that have games (with how many), and the games of one day (default: today if it has
+    /// games, else the nearest earlier day, else the first), each with its newest push.
+    func scoreboard(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let asked = try request.uri.queryParameters.get("date").map { text -> String in
+            guard Self.day(String(text)) != nil else {
+                throw APIError.badRequest("date must be a day such as 2019-04-01 (UTC)")
+            }
+            return String(text)
+        }
+        let today = String(rfc3339(Date()).prefix(10))
+        let pool = try await database.ready().pool
+        let (days, date, games, latest) = try await pool.withSession { session in
+            let days = try ScoreProjection.days(in: session)
+            let date =
+                asked ?? days.last(where: { $0.day <= today })?.day ?? days.first?.day ?? today
+            let games = try ScoreProjection.all(day: Self.day(date), in: session).reversed()
+            let latest = try ActivityPushes.latest(games: games.map(\.gameId), in: session)
+            return (days, date, Array(games), latest)
+        }
+        var body = "{\"date\":\"\(date)\",\"days\":["
+        body += days.map { "{\"date\":\"\($0.day)\",\"games\":\($0.games)}" }.joined(separator: ",")
+        body += "],\"games\":["
+        body += games.map { state in
+            "{\"game\":" + state.canonicalJSON() + ",\"latestPush\":"
+                + (latest[state.gameId].map { Self.summary($0).serialized() } ?? "null") + "}"
+        }.joined(separator: ",")
+        return .json(raw: body + "]}")
+    }
+
+    /// What a card shows of a push: when, how urgent, what became of it, and until when the phone
+    /// shows it as fresh.
+    private static func summary(_ push: OutboxPush) -> JSONValue {
+        let aps = (try? JSONValue.parse(Data(push.payload.utf8))).flatMap { payload -> [String: JSONValue]? in
+            guard case .object(let root) = payload, case .object(let aps)? = root["aps"] else { return nil }
+            return aps
+        }
+        var alert: JSONValue = .null
+        if case .object(let members)? = aps?["alert"], let title = members["title"] { alert = title }
+        return .object([
+            "timestamp": .int(push.timestamp), "event": .string(push.event.rawValue), "priority": .int(push.priority),
+            "state": .string(push.state == "pending" ? "planned" : push.state), "alert": alert,
+            "staleDate": aps?["stale-date"] ?? .null,
+        ])
+    }
+}
