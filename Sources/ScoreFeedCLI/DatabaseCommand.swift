@@ -3,11 +3,11 @@ import Foundation
 import LocalPostgres
 import ScoreStore
 
-/// `scorefeed db start|stop|status|url`: the embedded cluster in `.scorefeed/`.
+/// `scorefeed db start|stop|status|url`: the embedded cluster in `SCOREFEED_HOME`.
 struct DatabaseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "db",
-        abstract: "Manage the embedded PostgreSQL cluster in .scorefeed/ (or SCOREFEED_HOME).",
+        abstract: "Manage the embedded PostgreSQL cluster in SCOREFEED_HOME (default ~/.local/share/scorefeed).",
         subcommands: [Start.self, Stop.self, Status.self, URLCommand.self]
     )
 

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import ScoreFeedTesting
 import Testing
@@ -117,6 +118,34 @@ struct CLITests {
             #expect(sandbox.status == 1)
             #expect(sandbox.stderr.contains("port \(socket.port) is already in use"), "\(sandbox.stderr)")
         }
+    }
+
+    @Test("a copied binary migrates a database from any folder; the embedded cluster's place does not depend on it")
+    func runsAnywhere() async throws {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-\(UUID().uuidString)").path
+        try FileManager.default.copyItem(atPath: try CLI.executable.path, toPath: copy)
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        try await TestDatabase.withSchema { url in
+            let cli = CLI(databaseURL: url)
+            let migrate = try await ChildProcess.run(
+                ["/bin/sh", "-c", #"cd / && exec "$0" migrate"#, copy], environment: cli.environment)
+            #expect(migrate.status == 0, "\(migrate.stderr)")
+            let games = try await ChildProcess.run(
+                ["/bin/sh", "-c", #"cd / && exec "$0" games --json"#, copy], environment: cli.environment)
+            #expect(games.stdout == "[]\n", "\(games.stderr)")
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["SCOREFEED_DATABASE_URL"] = nil
+        environment["SCOREFEED_HOME"] = nil
+        var urls: [String] = []
+        for folder in ["/", FileManager.default.temporaryDirectory.path] {
+            let run = try await ChildProcess.run(
+                ["/bin/sh", "-c", #"cd "$1" && exec "$0" db url"#, copy, folder], environment: environment)
+            #expect(run.status == 0, "\(run.stderr)")
+            urls.append(run.stdout)
+        }
+        #expect(urls[0] == urls[1])
+        #expect(urls[0].contains("/scorefeed&") || urls[0].contains("%2Fscorefeed&"), "\(urls[0])")
     }
 
     @Test("rebuild folds the log into the same projection")
