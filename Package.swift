@@ -31,6 +31,8 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(name: "ScoreDomain"),
+        // The one retry backoff (exponential, full jitter) every retry loop uses.
+        .target(name: "Retry"),
         .target(name: "LiveActivity", dependencies: ["ScoreDomain"]),
         .target(name: "Retrosheet", dependencies: ["ScoreDomain"]),
         // MLB Stats API live feed ("GUMBO"): the pure core (JSON Patch, snapshot reader, differ) and the
@@ -39,7 +41,7 @@ let package = Package(
         .target(
             name: "MLBFollow",
             dependencies: [
-                "MLBFeed", "ScoreDomain", "ScoreStore", "LiveActivity", "PostgresClient",
+                "Retry", "MLBFeed", "ScoreDomain", "ScoreStore", "LiveActivity", "PostgresClient",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -49,7 +51,7 @@ let package = Package(
         .target(
             name: "ScoreStore",
             dependencies: [
-                "PostgresClient", "ScoreDomain", "LiveActivity",
+                "Retry", "PostgresClient", "ScoreDomain", "LiveActivity",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -85,7 +87,8 @@ let package = Package(
         .target(
             name: "PushDelivery",
             dependencies: [
-                "ScoreStore", "LiveActivity", "APNs", "PostgresClient", .product(name: "Logging", package: "swift-log"),
+                "Retry", "ScoreStore", "LiveActivity", "APNs", "PostgresClient",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -96,7 +99,7 @@ let package = Package(
         .target(
             name: "ScoreFeedServer",
             dependencies: [
-                "ScoreStore", "ScoreDomain", "LiveActivity", "PostgresClient", "PushDelivery", "APNs",
+                "Retry", "ScoreStore", "ScoreDomain", "LiveActivity", "PostgresClient", "PushDelivery", "APNs",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -149,6 +152,7 @@ let package = Package(
 
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "ScoreFeedTesting"]),
         .testTarget(name: "ScoreDomainTests", dependencies: ["ScoreDomain"]),
+        .testTarget(name: "RetryTests", dependencies: ["Retry"]),
         .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity", "ScoreDomain"]),
         .testTarget(name: "RetrosheetTests", dependencies: ["Retrosheet", "ScoreDomain"]),
         .testTarget(
@@ -180,7 +184,8 @@ let package = Package(
         .testTarget(
             name: "PushDeliveryTests",
             dependencies: [
-                "PushDelivery", "APNs", "APNsSandbox", .product(name: "Crypto", package: "swift-crypto"), "ScoreStore",
+                "Retry", "PushDelivery", "APNs", "APNsSandbox", .product(name: "Crypto", package: "swift-crypto"),
+                "ScoreStore",
                 "ScoreDomain", "LiveActivity", "PostgresClient",
                 "ScoreFeedTesting", .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MLBFeed
+import Retry
 import ScoreDomain
 
 /// The follower gave up.
@@ -52,7 +53,7 @@ public struct MLBFollower: Sendable {
         public var documentsAfterGameOver: Int
 
         public init(
-            gamePk: Int, interval: Duration? = nil, backoff: Backoff = Backoff(), maximumFailures: Int? = nil,
+            gamePk: Int, interval: Duration? = nil, backoff: Backoff = .feed, maximumFailures: Int? = nil,
             documentsAfterGameOver: Int = 360
         ) {
             self.gamePk = gamePk

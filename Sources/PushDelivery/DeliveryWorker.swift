@@ -3,6 +3,7 @@ import Foundation
 import LiveActivity
 import Logging
 import PostgresClient
+import Retry
 import ScoreStore
 
 /// What one delivery round did.
@@ -40,7 +41,7 @@ public struct DeliveryWorker: Sendable {
     public var batchSize = 1000
     /// Seconds a claim is held before another worker may take the push over.
     public var lease = 30
-    public var backoff = APNsBackoff()
+    public var backoff = Backoff.push
     /// Told of every recorded attempt: its outcome (`sent`, `retry`, `deactivated`, `failed`,
     /// `paused`, `released`) and APNs' reason, if any (for metrics).
     public var observe: (@Sendable (_ outcome: String, _ reason: String?) -> Void)?

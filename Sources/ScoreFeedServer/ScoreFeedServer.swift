@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import PostgresClient
 import PushDelivery
+import Retry
 import ScoreStore
 import ServiceLifecycle
 import UnixSignals
@@ -142,11 +143,11 @@ struct DeliveryStarter: Service {
     func run() async throws {
         _ = try await server.database.ready()
         let logger = server.logger
-        var backoff = 0.1
+        var failures = 0
         while !Task.isCancelled {
             do {
                 let connection = try await PostgresConnection.connect(server.database.url)
-                backoff = 0.1
+                failures = 0
                 var worker = DeliveryWorker(connection: connection, client: apns, logger: logger)
                 let metrics = server.metrics
                 worker.observe = { metrics.push(outcome: $0, reason: $1) }
@@ -159,11 +160,11 @@ struct DeliveryStarter: Service {
                     throw error
                 }
             } catch let error as PostgresError where error.kind == .connection {
+                failures += 1
+                let delay = Backoff.reconnect.delay(attempt: failures)
                 logger.warning(
-                    "delivery lost the database; reconnecting",
-                    metadata: ["error": "\(error)", "retry.s": "\(backoff)"])
-                try? await Task.sleep(for: .seconds(backoff))
-                backoff = min(backoff * 2, 5)
+                    "delivery lost the database; reconnecting", metadata: ["error": "\(error)", "retry": "\(delay)"])
+                try? await Task.sleep(for: delay)
             }
         }
     }

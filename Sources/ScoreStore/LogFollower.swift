@@ -1,5 +1,6 @@
 import Logging
 import PostgresClient
+import Retry
 
 /// Follows the event log: runs a reader's step until it is caught up, then sleeps until an
 /// appending transaction commits (LISTEN/NOTIFY as a wake-up) or the poll interval passes (the
@@ -29,7 +30,7 @@ public struct LogFollower: Sendable {
     /// - Parameter connected: called with the server process id after each (re)connection.
     /// - Throws: the first error of `step` that is not a lost connection.
     public func run(connected: @Sendable (Int) async -> Void = { _ in }, step: Step) async throws {
-        var backoff = 0.1
+        var failures = 0
         while !Task.isCancelled {
             let connection: PostgresConnection
             do {
@@ -40,10 +41,11 @@ public struct LogFollower: Sendable {
                 }
                 await connected(pid)
             } catch let error as PostgresError where error.kind == .connection {
+                failures += 1
+                let delay = Backoff.reconnect.delay(attempt: failures)
                 logger.warning(
-                    "cannot reach the database; retrying", metadata: ["error": "\(error)", "retry.s": "\(backoff)"])
-                try? await Task.sleep(nanoseconds: UInt64(backoff * 1_000_000_000))
-                backoff = min(backoff * 2, 5)
+                    "cannot reach the database; retrying", metadata: ["error": "\(error)", "retry": "\(delay)"])
+                try? await Task.sleep(for: delay)
                 continue
             }
             do {
@@ -53,7 +55,7 @@ public struct LogFollower: Sendable {
             } catch let error as PostgresError where error.kind == .connection {
                 logger.warning("lost the database connection; reconnecting", metadata: ["error": "\(error)"])
                 await connection.close()
-                backoff = 0.1
+                failures = 0
             }
         }
     }

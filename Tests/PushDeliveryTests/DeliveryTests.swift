@@ -2,6 +2,7 @@ import APNs
 import APNsSandbox
 import Foundation
 import PostgresClient
+import Retry
 import ScoreFeedTesting
 import ScoreStore
 import Testing
@@ -27,7 +28,7 @@ struct Harness {
     /// A worker with millisecond backoffs so retries happen within the test.
     func worker(_ client: APNsClient, lease: Int = 30) -> DeliveryWorker {
         var worker = DeliveryWorker(connection: connection, client: { _ in client }, logger: quietLogger)
-        worker.backoff = APNsBackoff(base: .milliseconds(5), cap: .milliseconds(50))
+        worker.backoff = Backoff(base: .milliseconds(5), cap: .milliseconds(50))
         worker.lease = lease
         worker.batchSize = 50
         return worker

@@ -1,6 +1,7 @@
 /// Exponential backoff with full jitter: attempt `n` (from 1) waits a uniformly random time in
-/// `0 ... min(cap, base * 2^(n-1))`.
-public struct APNsBackoff: Sendable, Hashable {
+/// `0 ... min(cap, base * 2^(n-1))`. The one backoff of every retry loop: APNs retries, the MLB
+/// follower's requests, and the reconnections to the database.
+public struct Backoff: Sendable, Hashable {
     /// The ceiling of the first retry.
     public var base: Duration
     /// The largest ceiling.
@@ -13,6 +14,19 @@ public struct APNsBackoff: Sendable, Hashable {
     public init(base: Duration = .seconds(1), cap: Duration = .seconds(300)) {
         self.base = base
         self.cap = cap
+    }
+
+    /// Pushes APNs asked to retry (429, 5xx, transport errors): 1 s, doubling up to 5 minutes.
+    public static let push = Backoff()
+    /// Requests to a scoring provider's feed: 1 s, doubling up to a minute.
+    public static let feed = Backoff(base: .seconds(1), cap: .seconds(60))
+    /// Reconnecting to the database: 100 ms, doubling up to 5 s.
+    public static let reconnect = Backoff(base: .milliseconds(100), cap: .seconds(5))
+
+    /// The wait before retry `attempt`, with jitter from the system's random source.
+    public func delay(attempt: Int) -> Duration {
+        var generator = SystemRandomNumberGenerator()
+        return delay(attempt: attempt, using: &generator)
     }
 
     /// The upper bound of the wait before retry `attempt`: `min(cap, base * 2^(attempt-1))`.
