@@ -164,7 +164,7 @@ let package = Package(
         .testTarget(
             name: "MLBFollowTests",
             dependencies: [
-                "MLBFollow", "MLBFeed", "MLBFeedTesting", "ScoreStore", "ScoreDomain", "PostgresClient",
+                "Retry", "MLBFollow", "MLBFeed", "MLBFeedTesting", "ScoreStore", "ScoreDomain", "PostgresClient",
                 "ScoreFeedTesting", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]
