@@ -18,7 +18,21 @@ public struct DeliveryRound: Sendable, Equatable {
     /// APNs refused the provider credentials: delivery stopped until an operator fixes them.
     public var paused: String?
 
-    mutating func add(_ round: DeliveryRound) {
+    public init() {}
+
+    /// Counts one attempt's outcome (and the reason delivery pauses, if any).
+    public mutating func count(_ outcome: Outbox.Outcome, pause: String?) {
+        switch outcome {
+        case .sent: sent += 1
+        case .retry: retried += 1
+        case .deactivate: deactivated += 1
+        case .failed: failed += 1
+        case .release(let label): if label == "released" { released += 1 }
+        }
+        if let pause { paused = pause }
+    }
+
+    public mutating func add(_ round: DeliveryRound) {
         claimed += round.claimed
         sent += round.sent
         retried += round.retried
@@ -111,8 +125,8 @@ public struct DeliveryWorker: Sendable {
     }
 
     /// Gives claimed but unsent pushes back at once instead of when their lease ends.
-    private func release(_ pushes: [OutboxPush]?) async {
-        guard let pushes, !pushes.isEmpty else { return }
+    private func release(_ pushes: [OutboxPush]) async {
+        guard !pushes.isEmpty else { return }
         let ids = pushes.map(\.id)
         do {
             try await connection.transaction { try Outbox.release(ids, in: $0) }
@@ -123,7 +137,8 @@ public struct DeliveryWorker: Sendable {
 
     /// Sends the pushes and decides each outcome.
     private func send(_ pushes: [OutboxPush]) async -> (DeliveryRound, [Attempt]) {
-        var round = DeliveryRound(claimed: pushes.count)
+        var round = DeliveryRound()
+        round.claimed = pushes.count
         // Concurrent across activities, in timestamp order within one. (A push that must be retried
         // does not hold back the later pushes of its activity: those go on, and the phone ignores
         // an update older than the one it shows.)
@@ -144,46 +159,27 @@ public struct DeliveryWorker: Sendable {
             return all
         }
         var records: [Attempt] = []
-        var generator = SystemRandomNumberGenerator()
+        let cancelled = Task.isCancelled
         for (push, result) in results {
             let reason = result.reason ?? result.error.map { "\($0.code.rawValue)" }
-            if Task.isCancelled, result.status == nil, result.action.isRetry {
-                // Shutting down cut the send short: hand the push back at once for the next worker.
-                records.append((push, result.status, reason, .release(label: "released")))
-                round.released += 1
-                continue
-            }
-            let outcome: Outbox.Outcome
-            switch result.action {
-            case .delivered:
-                outcome = .sent
-                round.sent += 1
-            case .retry, .keepTokenLongerAndRetry:
-                let delay = backoff.delay(attempt: push.attempts + 1, using: &generator)
-                outcome = .retry(after: delay / .seconds(1))
-                round.retried += 1
-            case .refreshTokenAndRetry:
-                outcome = .retry(after: 0)
-                round.retried += 1
+            let (outcome, pause) = PushVerdict.decide(
+                result, for: push, cancelled: cancelled, backoff: backoff, unitRandom: Double.random(in: 0...1))
+            round.count(outcome, pause: pause)
+            switch outcome {
             case .deactivate(let why):
-                outcome = .deactivate(reason: why)
-                round.deactivated += 1
                 logger.notice(
                     "APNs says the activity is gone; deactivated it",
                     metadata: ["activity.id": "\(push.activityId)", "apns.reason": "\(why)"])
-            case .neverRetry(let why):
-                outcome = .failed(reason: why)
-                round.failed += 1
+            case .failed(let why):
                 logger.error(
                     "APNs refused a push for good; this is a bug upstream of delivery",
                     metadata: [
                         "push.id": "\(push.id)", "apns.status": "\(result.status ?? 0)", "apns.reason": "\(why)",
                     ])
-            case .pause(let why):
-                outcome = .release(label: "paused")
-                round.paused = why
+            case .sent, .retry, .release:
+                break
             }
-            records.append((push, result.status, reason, outcome))
+            records.append(Attempt(push, status: result.status, reason: reason, outcome: outcome))
         }
         return (round, records)
     }
@@ -201,61 +197,63 @@ public struct DeliveryWorker: Sendable {
     public func run(
         untilEmpty: Bool, pollInterval: Double = 0.5, stop: @Sendable () -> Bool = { false }
     ) async throws -> DeliveryRound {
-        var total = DeliveryRound()
-        var next: [OutboxPush]?
-        // Sent but not recorded yet: the round just sent, and the one being recorded while the
-        // next is on the wire.
-        var unrecorded: [Attempt] = []
-        var recording: [Attempt] = []
-        do {
-            while !Task.isCancelled && !stop() {
-                let pushes: [OutboxPush]
-                if let claimed = next {
-                    pushes = claimed
-                } else {
-                    (recording, unrecorded) = (unrecorded, [])
-                    pushes = try await recordThenClaim(recording, claim: true)
-                    recording = []
+        // Every decision is the state machine's; this loop performs its actions.
+        var machine = DeliveryStateMachine(untilEmpty: untilEmpty, pollInterval: pollInterval)
+        var action = machine.start(stopping: Task.isCancelled || stop())
+        var failure: (any Error)?
+        while true {
+            switch action {
+            case .recordThenClaim(let record):
+                do {
+                    action = machine.claimed(
+                        try await recordThenClaim(record, claim: true), stopping: Task.isCancelled || stop())
+                } catch {
+                    failure = error
+                    action = machine.failed(recordFailed: error is RecordFailed)
                 }
-                next = nil
-                if pushes.isEmpty {
-                    let (count, nextIn) = try await connection.withSession { try Outbox.pending(in: $0) }
-                    if untilEmpty && count == 0 { break }
-                    if stop() { break }
-                    // Due yet not claimed: pushes waiting behind an earlier push of their activity
-                    // that another worker holds. Polling faster would not get them sooner.
-                    let due = (nextIn ?? pollInterval) <= 0
-                    let wait = due ? pollInterval : min(pollInterval, max(0.01, nextIn ?? pollInterval))
-                    try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
-                    continue
-                }
-                let previous = unrecorded
-                (recording, unrecorded) = (previous, [])
-                async let upcoming = recordThenClaim(previous, claim: !stop())
+            case .send(let pushes, let record, let claimNext):
+                async let upcoming = recordThenClaim(record, claim: claimNext)
                 let (round, attempts) = await send(pushes)
-                unrecorded = attempts
-                let claimed = try await upcoming
-                recording = []
-                next = claimed.isEmpty ? nil : claimed
-                total.add(round)
-                if let paused = round.paused {
-                    reportPause(paused)
-                    total.paused = paused
-                    break
+                if let paused = round.paused { reportPause(paused) }
+                do {
+                    let claimed = try await upcoming
+                    action = machine.sent(
+                        round, attempts: attempts, claimed: claimed, stopping: Task.isCancelled || stop())
+                } catch {
+                    failure = error
+                    action = machine.failed(recordFailed: error is RecordFailed, sent: attempts)
                 }
+            case .countPending:
+                do {
+                    let (count, nextIn) = try await connection.withSession { try Outbox.pending(in: $0) }
+                    action = machine.pending(count: count, nextIn: nextIn, stopping: Task.isCancelled || stop())
+                } catch {
+                    failure = error
+                    action = machine.failed(recordFailed: false)
+                }
+            case .sleep(let seconds):
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                action = machine.woke(stopping: Task.isCancelled || stop())
+            case .finish(let attempts, let claimed, let total):
+                do {
+                    try await record(attempts)
+                } catch {
+                    // At least once more; a push left unrecorded is sent again when its lease ends.
+                    try? await record(attempts)
+                    await release(claimed)
+                    throw error
+                }
+                await release(claimed)
+                return total
+            case .abort(let attempts, let claimed):
+                // What was sent is recorded if at all possible; a push left unrecorded is sent again
+                // when its lease ends (at least once, with the same apns-id).
+                try? await record(attempts)
+                await release(claimed)
+                let error = failure ?? CancellationError()
+                throw (error as? RecordFailed)?.underlying ?? error
             }
-            try await record(unrecorded)
-        } catch {
-            // What was sent is recorded if at all possible (the round being recorded too, when its
-            // record is what failed); a push left unrecorded is sent again when its lease ends (at
-            // least once, with the same apns-id).
-            let failed = error as? RecordFailed
-            try? await record((failed == nil ? [] : recording) + unrecorded)
-            await release(next)
-            throw failed?.underlying ?? error
         }
-        await release(next)
-        return total
     }
 
     static func request(_ push: OutboxPush) -> APNsRequest {

@@ -30,6 +30,18 @@ public struct OutboxPush: Sendable, Equatable {
     public var attempts: Int
     public var lastStatus: Int?
     public var lastReason: String?
+
+    public init(
+        id: Int, activityId: Int, gameId: String, pushToken: String, environment: PushEnvironment, bundleId: String,
+        apnsId: String, event: LiveActivityEvent, priority: Int, timestamp: Int, expiration: Int, reason: String,
+        payload: String, state: String, attempts: Int, lastStatus: Int?, lastReason: String?
+    ) {
+        (self.id, self.activityId, self.gameId, self.pushToken) = (id, activityId, gameId, pushToken)
+        (self.environment, self.bundleId, self.apnsId, self.event) = (environment, bundleId, apnsId, event)
+        (self.priority, self.timestamp, self.expiration, self.reason) = (priority, timestamp, expiration, reason)
+        (self.payload, self.state, self.attempts) = (payload, state, attempts)
+        (self.lastStatus, self.lastReason) = (lastStatus, lastReason)
+    }
 }
 
 /// The `activity_pushes` outbox.

@@ -42,7 +42,7 @@ public enum Outbox {
     }
 
     /// What became of one attempt, as stored.
-    public enum Outcome: Sendable {
+    public enum Outcome: Sendable, Equatable {
         case sent
         case retry(after: Double)
         case deactivate(reason: String)
@@ -53,13 +53,26 @@ public enum Outbox {
     }
 
     /// One attempt to record: the push, APNs' status and reason, the outcome.
-    public typealias Attempt = (push: OutboxPush, status: Int?, reason: String?, outcome: Outcome)
+    public struct Attempt: Sendable, Equatable {
+        public var push: OutboxPush
+        public var status: Int?
+        public var reason: String?
+        public var outcome: Outcome
+
+        public init(_ push: OutboxPush, status: Int?, reason: String?, outcome: Outcome) {
+            self.push = push
+            self.status = status
+            self.reason = reason
+            self.outcome = outcome
+        }
+    }
 
     /// Records attempts and their outcomes in one transaction (the common outcome, sent, in one
     /// statement for the whole round).
     public static func record(_ results: [Attempt], in tx: PostgresSession) throws {
         var sent: [Int] = []
-        for (push, status, reason, outcome) in results {
+        for attempt in results {
+            let (push, status, reason, outcome) = (attempt.push, attempt.status, attempt.reason, attempt.outcome)
             switch outcome {
             case .sent:
                 sent.append(push.id)
@@ -101,7 +114,7 @@ public enum Outbox {
             """
             INSERT INTO push_attempts (push_id, status, reason, outcome)
             SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
-            """, [results.map(\.0.id), results.map(\.1), results.map(\.2), results.map(\.3.label)])
+            """, [results.map(\.push.id), results.map(\.status), results.map(\.reason), results.map(\.outcome.label)])
     }
 
     /// How many pushes are still to deliver, and when the next one is due (seconds from now, ≤ 0 = now).
