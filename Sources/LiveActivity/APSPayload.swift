@@ -26,6 +26,30 @@ struct APSPayload {
         "\(state.away.code) \(state.awayScore) \u{2013} \(state.homeScore) \(state.home.code), \(state.inning)"
     }
 
+    /// `aps.content-state`: what the phone shows, `{"status":{"awayScore","bases","homeScore","inning","outs","status"}}`.
+    static func writeContentState(_ state: ScoreState, to out: inout String) {
+        out += #"{"status":{"awayScore":\#(state.awayScore),"bases":"#
+        state.bases.jsonValue.write(to: &out)
+        out += #","homeScore":\#(state.homeScore),"inning":"#
+        JSONValue.writeString(state.inning, to: &out)
+        out += #","outs":\#(state.outs),"status":"#
+        JSONValue.writeString(state.status.rawValue, to: &out)
+        out += "}}"
+    }
+
+    /// A 64-bit digest (FNV-1a) of the content state: equal digests, nothing new on the lock screen.
+    static func contentDigest(_ state: ScoreState) -> UInt64 {
+        var text = ""
+        text.reserveCapacity(160)
+        writeContentState(state, to: &text)
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
     /// The compact, key-sorted JSON text of the payload.
     ///
     /// Written directly, keys in sorted order, rather than through a `JSONValue` tree: the projector
@@ -41,13 +65,9 @@ struct APSPayload {
             JSONValue.writeString(alertTitle, to: &out)
             out += "},"
         }
-        out += #""content-state":{"status":{"awayScore":\#(state.awayScore),"bases":"#
-        state.bases.jsonValue.write(to: &out)
-        out += #","homeScore":\#(state.homeScore),"inning":"#
-        JSONValue.writeString(state.inning, to: &out)
-        out += #","outs":\#(state.outs),"status":"#
-        JSONValue.writeString(state.status.rawValue, to: &out)
-        out += "}},"
+        out += #""content-state":"#
+        Self.writeContentState(state, to: &out)
+        out += ","
         if event == .end { out += #""dismissal-date":\#(timestamp + dismissAfter),"# }
         out += #""event":"#
         JSONValue.writeString(event.rawValue, to: &out)

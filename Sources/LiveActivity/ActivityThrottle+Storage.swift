@@ -9,31 +9,25 @@ public struct ThrottleStorageError: Error, Sendable, Equatable, CustomStringConv
 extension ActivityThrottle {
     /// The compact text form the throttle is stored in between events.
     ///
-    /// `t1`, then space-separated fields in a fixed order: integers in decimal, dates as Foundation's
+    /// `t2`, then space-separated fields in a fixed order: integers in decimal, dates as Foundation's
     /// seconds since 2001-01-01 printed as Swift prints a `Double` (so they read back exactly), `-` for
-    /// nil, `0`/`1` for booleans, strings as `<UTF-8 length>:<bytes>`. Several times smaller than the
-    /// JSON form and far cheaper to write and read, which matters when one event touches thousands
-    /// of activities.
+    /// nil, `0`/`1` for booleans, strings as `<UTF-8 length>:<bytes>`, game states as their canonical
+    /// JSON (so a new field of ``ScoreDomain/ScoreState`` needs nothing here), what the phone shows as
+    /// a 64-bit digest of its content state. Several times smaller than the JSON form and far cheaper
+    /// to write and read, which matters when one event touches thousands of activities. The `t1`
+    /// form of earlier builds is still read.
     public var storageText: String {
         var out = ThrottleWriter()
-        out.token("t1")
+        out.token("t2")
         out.date(registeredAt)
         out.bool(frequentUpdates)
         out.bool(ended)
         out.optional(lastSentAt) { $0.date($1) }
         out.optional(lastTimestamp) { $0.int($1) }
-        out.optional(shown) { out, content in
-            out.int(content.homeScore)
-            out.int(content.awayScore)
-            out.int(content.inningNumber)
-            out.int(content.outs)
-            out.token(content.half.rawValue)
-            out.bases(content.bases)
-            out.token(content.status.rawValue)
-        }
-        out.optional(latest) { $0.state($1) }
+        out.optional(shown) { $0.int(Int(bitPattern: UInt($1))) }
+        out.optional(latest) { $0.string($1.canonicalJSON()) }
         out.optional(pending) { out, pending in
-            out.state(pending.state)
+            out.string(pending.state.canonicalJSON())
             out.optional(pending.alertTitle) { $0.string($1) }
             out.date(pending.due)
         }
@@ -42,26 +36,31 @@ extension ActivityThrottle {
         return String(decoding: out.bytes, as: UTF8.self)
     }
 
-    /// Reads the form written by ``storageText``.
+    /// Reads the form written by ``storageText`` (or the `t1` form of earlier builds).
     ///
     /// - Throws: ``ThrottleStorageError`` when the text is not such a form.
     public init(storageText: String) throws(ThrottleStorageError) {
         var reader = ThrottleReader(Array(storageText.utf8))
-        guard try reader.token() == "t1" else { throw ThrottleStorageError(description: "unknown throttle format") }
+        let version = try reader.token()
+        guard version == "t2" || version == "t1" else {
+            throw ThrottleStorageError(description: "unknown throttle format")
+        }
+        let legacy = version == "t1"
+        let state = { (r: inout ThrottleReader) throws(ThrottleStorageError) -> ScoreState in
+            legacy ? try r.legacyState() : try r.state()
+        }
         let registeredAt = try reader.date()
         let frequentUpdates = try reader.bool()
         let ended = try reader.bool()
         let lastSentAt = try reader.optional { r throws(ThrottleStorageError) in try r.date() }
         let lastTimestamp = try reader.optional { r throws(ThrottleStorageError) in try r.int() }
         let shown = try reader.optional { r throws(ThrottleStorageError) in
-            Content(
-                homeScore: try r.int(), awayScore: try r.int(), inningNumber: try r.int(), outs: try r.int(),
-                half: try r.enumeration(Half.self), bases: try r.bases(), status: try r.enumeration(GameStatus.self))
+            legacy ? try r.legacyShown() : UInt64(UInt(bitPattern: try r.int()))
         }
-        let latest = try reader.optional { r throws(ThrottleStorageError) in try r.state() }
+        let latest = try reader.optional { r throws(ThrottleStorageError) in try state(&r) }
         let pending = try reader.optional { r throws(ThrottleStorageError) in
             Pending(
-                state: try r.state(), alertTitle: try r.optional { r throws(ThrottleStorageError) in try r.string() },
+                state: try state(&r), alertTitle: try r.optional { r throws(ThrottleStorageError) in try r.string() },
                 due: try r.date())
         }
         let count = try reader.int()
@@ -100,25 +99,6 @@ private struct ThrottleWriter {
     mutating func optional<T>(_ value: T?, _ write: (inout ThrottleWriter, T) -> Void) {
         guard let value else { return token("-") }
         write(&self, value)
-    }
-
-    mutating func state(_ state: ScoreState) {
-        string(state.gameId)
-        for team in [state.home, state.away] {
-            string(team.code)
-            string(team.name)
-            string(team.logo)
-        }
-        date(state.startsAt)
-        int(state.homeScore)
-        int(state.awayScore)
-        int(state.inningNumber)
-        token(state.half.rawValue)
-        int(state.outs)
-        bases(state.bases)
-        token(state.status.rawValue)
-        int(state.version)
-        date(state.updatedAt)
     }
 }
 
@@ -207,14 +187,37 @@ private struct ThrottleReader {
         return String(decoding: text, as: UTF8.self)
     }
 
-    mutating func team() throws(ThrottleStorageError) -> Team {
-        Team(code: try string(), name: try string(), logo: try string())
+    /// A game state stored as its canonical JSON.
+    mutating func state() throws(ThrottleStorageError) -> ScoreState {
+        let text = try string()
+        do {
+            return try ScoreState(json: try JSONValue.parse(Data(text.utf8)))
+        } catch {
+            throw fail("a game state (\(error))")
+        }
     }
 
-    mutating func state() throws(ThrottleStorageError) -> ScoreState {
-        ScoreState(
-            gameId: try string(), home: try team(), away: try team(), startsAt: try date(), homeScore: try int(),
-            awayScore: try int(), inningNumber: try int(), half: try enumeration(Half.self), outs: try int(),
-            bases: try bases(), status: try enumeration(GameStatus.self), version: try int(), updatedAt: try date())
+    // MARK: - The `t1` form of earlier builds: states field by field, what the phone shows as fields
+
+    mutating func legacyState() throws(ThrottleStorageError) -> ScoreState {
+        let team = { (r: inout ThrottleReader) throws(ThrottleStorageError) -> Team in
+            Team(code: try r.string(), name: try r.string(), logo: try r.string())
+        }
+        return ScoreState(
+            gameId: try string(), home: try team(&self), away: try team(&self), startsAt: try date(),
+            homeScore: try int(), awayScore: try int(), inningNumber: try int(), half: try enumeration(Half.self),
+            outs: try int(), bases: try bases(), status: try enumeration(GameStatus.self), version: try int(),
+            updatedAt: try date())
+    }
+
+    /// The shown content of `t1` (scores, inning, outs, half, bases, status) as today's digest.
+    mutating func legacyShown() throws(ThrottleStorageError) -> UInt64 {
+        let (home, away, inning, outs) = (try int(), try int(), try int(), try int())
+        let (half, bases, status) = (try enumeration(Half.self), try bases(), try enumeration(GameStatus.self))
+        let blank = Team(code: "", name: "", logo: "")
+        return APSPayload.contentDigest(
+            ScoreState(
+                gameId: "", home: blank, away: blank, startsAt: .distantPast, homeScore: home, awayScore: away,
+                inningNumber: inning, half: half, outs: outs, bases: bases, status: status, updatedAt: .distantPast))
     }
 }

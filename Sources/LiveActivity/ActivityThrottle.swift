@@ -13,30 +13,6 @@ import ScoreDomain
 /// - Changes from before the registration (on the caller's clock) push nothing.
 /// - `timestamp` strictly increases, even for two pushes in the same second.
 public struct ActivityThrottle: Sendable, Equatable, Codable {
-    /// The part of a state the phone shows; equal content means nothing to send.
-    struct Content: Sendable, Equatable, Codable {
-        var homeScore, awayScore, inningNumber, outs: Int
-        var half: Half
-        var bases: Bases
-        var status: GameStatus
-
-        init(homeScore: Int, awayScore: Int, inningNumber: Int, outs: Int, half: Half, bases: Bases, status: GameStatus)
-        {
-            (self.homeScore, self.awayScore, self.inningNumber, self.outs) = (homeScore, awayScore, inningNumber, outs)
-            (self.half, self.bases, self.status) = (half, bases, status)
-        }
-
-        init(_ state: ScoreState) {
-            homeScore = state.homeScore
-            awayScore = state.awayScore
-            inningNumber = state.inningNumber
-            outs = state.outs
-            half = state.half
-            bases = state.bases
-            status = state.status
-        }
-    }
-
     /// An update waiting for the interval to close.
     struct Pending: Sendable, Equatable, Codable {
         var state: ScoreState
@@ -50,7 +26,8 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
     public let frequentUpdates: Bool
     private(set) var lastSentAt: Date?
     private(set) var lastTimestamp: Int?
-    private(set) var shown: Content?
+    /// What the phone shows since the last push: a digest of its content state (equal: nothing to send).
+    private(set) var shown: UInt64?
     private(set) var latest: ScoreState?
     private(set) var pending: Pending?
     /// Times of the priority-10 pushes of the last hour.
@@ -65,7 +42,7 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
 
     /// Every stored field (``init(storageText:)`` reads them back).
     init(
-        registeredAt: Date, frequentUpdates: Bool, lastSentAt: Date?, lastTimestamp: Int?, shown: Content?,
+        registeredAt: Date, frequentUpdates: Bool, lastSentAt: Date?, lastTimestamp: Int?, shown: UInt64?,
         latest: ScoreState?, pending: Pending?, highPriority: [Date], ended: Bool
     ) {
         self.registeredAt = registeredAt
@@ -98,7 +75,7 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
             pending = Pending(state: next, alertTitle: title ?? waiting.alertTitle, due: waiting.due)
             return pushes
         }
-        guard shown != Content(next) else { return pushes }
+        guard shown != APSPayload.contentDigest(next) else { return pushes }
         if let lastSentAt, now < lastSentAt.addingTimeInterval(Double(policy.minInterval)) {
             pending = Pending(
                 state: next, alertTitle: title, due: lastSentAt.addingTimeInterval(Double(policy.minInterval)))
@@ -115,7 +92,7 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
         guard !ended else { return pushes }
         if let waiting = pending, waiting.due <= now {
             pending = nil
-            if shown != Content(waiting.state) {
+            if shown != APSPayload.contentDigest(waiting.state) {
                 pushes.append(
                     send(
                         waiting.state, event: .update, alertTitle: waiting.alertTitle, at: waiting.due,
@@ -166,7 +143,7 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
             staleAfter: policy.staleAfter, dismissAfter: policy.dismissAfter, relevanceScore: Moment.relevance(state))
         lastSentAt = time
         lastTimestamp = timestamp
-        shown = Content(state)
+        shown = APSPayload.contentDigest(state)
         if event == .end { ended = true }
         return ActivityPush(
             event: event, priority: urgent ? 10 : 5, timestamp: timestamp, sendAt: time,

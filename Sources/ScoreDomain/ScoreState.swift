@@ -78,20 +78,6 @@ public struct ScoreState: Sendable, Equatable {
         identity = Identity(gameId: gameId, home: home, away: away, startsAt: startsAt)
     }
 
-    /// Field-by-field equality of all stored values (`inning` is derived).
-    public static func == (lhs: ScoreState, rhs: ScoreState) -> Bool {
-        lhs.homeScore == rhs.homeScore && lhs.awayScore == rhs.awayScore && lhs.inningNumber == rhs.inningNumber
-            && lhs.half == rhs.half && lhs.outs == rhs.outs && lhs.bases == rhs.bases && lhs.status == rhs.status
-            && lhs.version == rhs.version
-            && lhs.updatedAt == rhs.updatedAt && lhs.sameIdentity(as: rhs)
-    }
-
-    /// Same game id, teams and start time.
-    private func sameIdentity(as other: ScoreState) -> Bool {
-        identity === other.identity
-            || (gameId == other.gameId && home == other.home && away == other.away && startsAt == other.startsAt)
-    }
-
     /// Display inning: `"Pre-game"` before the start, else e.g. `"Top 4th"`, `"Bottom 11th"`, `"Top 21st"`.
     public var inning: String {
         inningNumber == 0 ? "Pre-game" : half.displayName + " " + ScoreState.ordinal(inningNumber)
@@ -108,16 +94,6 @@ public struct ScoreState: Sendable, Equatable {
         default: suffix = "th"
         }
         return String(number) + suffix
-    }
-
-    /// `true` when anything a fan can see differs from `old`: scores, inning number, half, outs,
-    /// bases, status, teams or start time (or the game id). `version` and `updatedAt` are not compared.
-    /// `nil` counts as changed.
-    public func contentChanged(from old: ScoreState?) -> Bool {
-        guard let old else { return true }
-        return homeScore != old.homeScore || awayScore != old.awayScore || inningNumber != old.inningNumber
-            || half != old.half || outs != old.outs || bases != old.bases || status != old.status
-            || !sameIdentity(as: old)
     }
 
     /// Position of the current half-inning in play order (Top n < Bottom n < Top n+1).

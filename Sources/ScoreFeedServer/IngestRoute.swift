@@ -87,7 +87,7 @@ struct IngestRoute {
                 var busy = APIError(.serviceUnavailable, error.code, "\(error); nothing was stored, retry the request")
                 busy.headers[.retryAfter] = "1"
                 throw busy
-            case .migrations, .corruptEvent:
+            case .migrations, .corruptEvent, .corruptState:
                 throw error  // the server's fault: 500, logged
             }
         }

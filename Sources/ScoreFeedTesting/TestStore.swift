@@ -30,11 +30,13 @@ public let quietLogger: Logger = {
 }()
 
 /// A migrated schema of its own and a connection to it, for one test.
-public func withStore<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+public func withStore<T: Sendable>(migrated: Bool = true, _ body: (PostgresConnection) async throws -> T)
+    async throws -> T
+{
     try await TestDatabase.withSchema { url in
         let connection = try await PostgresConnection.connect(url)
         do {
-            try await Migrator().migrate(connection, logger: quietLogger)
+            if migrated { try await Migrator().migrate(connection, logger: quietLogger) }
             let value = try await body(connection)
             await connection.close()
             return value

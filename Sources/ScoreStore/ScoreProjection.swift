@@ -5,10 +5,9 @@ import ScoreDomain
 /// The `score_states` projection: one row per game, written by the ``Projector`` with the global
 /// position of the last event folded into it.
 public enum ScoreProjection {
-    private static let columns = """
-        game_id, home::text AS home, away::text AS away, starts_at, home_score, away_score, inning, half, outs,
-        on_first, on_second, on_third, status, version, updated_at
-        """
+    /// The state is stored whole, as its canonical JSON; `starts_at` and `status` beside it are
+    /// what queries filter and sort on.
+    private static let columns = "state::text AS state"
 
     /// Writes the states as their games' rows in one statement, each checkpointed at the global
     /// position of the last event folded into it.
@@ -17,28 +16,16 @@ public enum ScoreProjection {
         let states = positioned.map(\.state)
         try session.query(
             """
-            INSERT INTO score_states (game_id, home, away, starts_at, home_score, away_score, inning, half, outs,
-                                      on_first, on_second, on_third, status, version, updated_at, position)
-            SELECT g, h::jsonb, a::jsonb, sa, hs, aws, i, hf, o, b1, b2, b3, st, v, u, p
-            FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::int[], $6::int[], $7::int[],
-                        $8::text[], $9::int[], $10::bool[], $11::bool[], $12::bool[], $13::text[], $14::bigint[],
-                        $15::timestamptz[], $16::bigint[])
-                AS r(g, h, a, sa, hs, aws, i, hf, o, b1, b2, b3, st, v, u, p)
+            INSERT INTO score_states (game_id, starts_at, status, state, position)
+            SELECT g, sa, st, s::jsonb, p
+            FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::bigint[]) AS r(g, sa, st, s, p)
             ON CONFLICT (game_id) DO UPDATE SET
-                home = EXCLUDED.home, away = EXCLUDED.away, starts_at = EXCLUDED.starts_at,
-                home_score = EXCLUDED.home_score, away_score = EXCLUDED.away_score, inning = EXCLUDED.inning,
-                half = EXCLUDED.half, outs = EXCLUDED.outs, on_first = EXCLUDED.on_first,
-                on_second = EXCLUDED.on_second, on_third = EXCLUDED.on_third, status = EXCLUDED.status,
-                version = EXCLUDED.version,
-                updated_at = EXCLUDED.updated_at, position = EXCLUDED.position
+                starts_at = EXCLUDED.starts_at, status = EXCLUDED.status, state = EXCLUDED.state,
+                position = EXCLUDED.position
             """,
             [
-                states.map(\.gameId), try states.map { try teamJSON($0.home) },
-                try states.map { try teamJSON($0.away) },
-                states.map(\.startsAt), states.map(\.homeScore), states.map(\.awayScore), states.map(\.inningNumber),
-                states.map(\.half.rawValue), states.map(\.outs), states.map(\.bases.first), states.map(\.bases.second),
-                states.map(\.bases.third), states.map(\.status.rawValue), states.map(\.version),
-                states.map(\.updatedAt), positioned.map(\.position),
+                states.map(\.gameId), states.map(\.startsAt), states.map(\.status.rawValue),
+                states.map { $0.canonicalJSON() }, positioned.map(\.position),
             ])
     }
 
@@ -93,24 +80,11 @@ public enum ScoreProjection {
     }
 
     private static func decode(_ row: PostgresRow) throws -> ScoreState {
-        return ScoreState(
-            gameId: try row.string("game_id"), home: try team(row.string("home")), away: try team(row.string("away")),
-            startsAt: try row.date("starts_at"), homeScore: try row.int("home_score"),
-            awayScore: try row.int("away_score"), inningNumber: try row.int("inning"), half: try row.value("half"),
-            outs: try row.int("outs"),
-            bases: Bases(
-                first: try row.bool("on_first"), second: try row.bool("on_second"), third: try row.bool("on_third")),
-            status: try row.value("status"), version: try row.int("version"),
-            updatedAt: try row.date("updated_at"))
-    }
-
-    private static func teamJSON(_ team: Team) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(team), as: UTF8.self)
-    }
-
-    private static func team(_ json: String) throws -> Team {
-        try JSONDecoder().decode(Team.self, from: Data(json.utf8))
+        let text = try row.string("state")
+        do {
+            return try ScoreState(json: try JSONValue.parse(Data(text.utf8)))
+        } catch {
+            throw StoreError.corruptState(reason: "\(error)")
+        }
     }
 }

@@ -8,6 +8,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case concurrentDuplicate(messageId: String)
     /// A stored event could not be read back.
     case corruptEvent(position: Int, reason: String)
+    /// A stored projection row could not be read back (rebuild the projection).
+    case corruptState(reason: String)
 
     public var code: String {
         switch self {
@@ -15,6 +17,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .versionConflict: "version-conflict"
         case .concurrentDuplicate: "concurrent-duplicate"
         case .corruptEvent: "corrupt-event"
+        case .corruptState: "corrupt-state"
         }
     }
 
@@ -27,6 +30,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .concurrentDuplicate(let messageId):
             "message \"\(messageId)\" was appended by a concurrent writer; retry to see it as a duplicate"
         case .corruptEvent(let position, let reason): "event at position \(position) cannot be read: \(reason)"
+        case .corruptState(let reason): "a stored game state cannot be read (run `scorefeed rebuild`): \(reason)"
         }
     }
 }

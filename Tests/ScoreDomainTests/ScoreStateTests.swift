@@ -77,15 +77,14 @@ struct ScoreStateTests {
     static let base = T.state(.inprogress, 4, .top, outs: 1, home: 3, away: 2)
 
     @Test(
-        "contentChanged compares what fans see, not version or updatedAt",
+        "== compares every stored field of ScoreState.fields",
         arguments: [
-            Change(name: "no previous state", other: nil, changed: true),
             Change(name: "identical", other: base, changed: false),
             Change(
-                name: "only version and updatedAt differ",
+                name: "version and updatedAt",
                 other: T.state(
                     .inprogress, 4, .top, outs: 1, home: 3, away: 2, version: 99, updatedAt: "2020-01-01T00:00:00Z"),
-                changed: false),
+                changed: true),
             Change(name: "home score", other: T.state(.inprogress, 4, .top, outs: 1, home: 4, away: 2), changed: true),
             Change(name: "away score", other: T.state(.inprogress, 4, .top, outs: 1, home: 3, away: 3), changed: true),
             Change(name: "inning", other: T.state(.inprogress, 5, .top, outs: 1, home: 3, away: 2), changed: true),
@@ -106,12 +105,59 @@ struct ScoreStateTests {
                 other: T.state(.inprogress, 4, .top, outs: 1, home: 3, away: 2, startsAt: "2019-04-01T20:05:00Z"),
                 changed: true),
         ])
-    func contentChanged(_ change: Change) {
-        #expect(Self.base.contentChanged(from: change.other) == change.changed)
+    func equality(_ change: Change) throws {
+        let other = try #require(change.other)
+        #expect((Self.base != other) == change.changed)
+        // The JSON round trip keeps every field.
+        #expect(try ScoreState(json: other.jsonValue) == other)
+    }
+
+    @Test("the field table lists every stored property of ScoreState, once")
+    func fieldsOnce() throws {
+        let state = Self.base
+        var stored: [String] = []
+        for child in Mirror(reflecting: state).children {
+            guard let label = child.label else { continue }
+            if label == "identity" {
+                stored += Mirror(reflecting: child.value).children.compactMap(\.label)
+            } else {
+                stored.append(label)
+            }
+        }
+        let keys = ScoreState.fields.map(\.key)
+        #expect(keys.sorted() == stored.sorted())
+        #expect(Set(keys).count == keys.count)
+        #expect(ScoreState.fields.filter { !$0.shown }.map(\.key) == ["version", "updatedAt"])
+    }
+
+    @Test("a stored state that is not a state is a clear error naming the field; bases may be absent")
+    func jsonErrors() throws {
+        guard case .object(var members) = Self.base.jsonValue else { throw TestFailure("not an object") }
+        members["bases"] = nil
+        #expect(try ScoreState(json: .object(members)).bases == .empty)
+        for (key, value) in [
+            ("outs", JSONValue.string("two")), ("startsAt", .string("tomorrow")), ("half", .string("middle")),
+        ] {
+            var broken = members
+            broken[key] = value
+            #expect(throws: StateFieldError.self) { try ScoreState(json: .object(broken)) }
+            do {
+                _ = try ScoreState(json: .object(broken))
+            } catch {
+                #expect(error.description.contains(key), "\(error)")
+            }
+        }
+        members["homeScore"] = nil
+        #expect(throws: StateFieldError("missing \"homeScore\"")) { try ScoreState(json: .object(members)) }
     }
 
     @Test("only closed, cancelled and postponed are ended")
     func isEnded() {
         #expect(GameStatus.allCases.filter(\.isEnded) == [.closed, .cancelled, .postponed])
     }
+}
+
+struct TestFailure: Error {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -84,7 +84,7 @@ struct ActivityPushTests {
             let golden = try String(contentsOfFile: fixture("plain-nine.pushes.jsonl"), encoding: .utf8)
             #expect(produced == golden)
             let forms = try await connection.query(
-                "SELECT count(*) FILTER (WHERE throttle_state LIKE 't1 %' AND throttle IS NULL) AS n FROM activities")
+                "SELECT count(*) FILTER (WHERE throttle_state LIKE 't2 %' AND throttle IS NULL) AS n FROM activities")
             #expect(try forms[0].int("n") == activities.count)
         }
     }

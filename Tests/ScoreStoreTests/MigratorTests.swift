@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresClient
+import ScoreDomain
 import ScoreFeedTesting
 import ScoreStore
 import Testing
@@ -31,6 +32,43 @@ struct MigratorTests {
         let dir = try folder(["0001_only.sql": "SELECT 1;"])
         #expect(try Migrator(environment: ["SCOREFEED_SCHEMA_DIR": dir.path]).migrations.map(\.name) == ["only"])
         #expect(throws: StoreError.self) { try Migrator(environment: ["SCOREFEED_SCHEMA_DIR": "/no/such/folder"]) }
+    }
+
+    @Test("migration 0011 turns the score_states rows of earlier builds into the stored JSON, field for field")
+    func scoreStatesAsJSON() async throws {
+        try await withStore(migrated: false) { connection in
+            let schema = repositoryRoot.appendingPathComponent("schema")
+            let before = try FileManager.default.contentsOfDirectory(atPath: schema.path).filter { $0 < "0011" }
+            let dir = try folder(
+                Dictionary(
+                    uniqueKeysWithValues: try before.map {
+                        ($0, try String(contentsOf: schema.appendingPathComponent($0), encoding: .utf8))
+                    }))
+            try await Migrator(directory: dir).migrate(connection, logger: logger)
+            let messages = try FeedFile.read(fixture("plain-nine.jsonl")).map(\.message)
+            let expected = try messages.reduce(nil as ScoreState?) { try ScoreFold.apply($1, to: $0) }!
+            _ = try await connection.transaction { try EventLog.append(messages, in: $0) }
+            _ = try await connection.query(
+                """
+                INSERT INTO score_states (game_id, home, away, starts_at, home_score, away_score, inning, half, outs,
+                    status, version, updated_at, position, on_first, on_second, on_third)
+                VALUES ($1, $2::jsonb, $3::jsonb, $4, $5, $6, $7, $8, $9, $10, $11, $12, 76, true, false, true)
+                """,
+                [
+                    expected.gameId,
+                    #"{"code":"BOS","name":"Boston Red Sox","logo":"https://example.com/logos/bos.png"}"#,
+                    #"{"code":"NYY","name":"New York Yankees","logo":"https://example.com/logos/nyy.png"}"#,
+                    expected.startsAt, expected.homeScore, expected.awayScore, expected.inningNumber,
+                    expected.half.rawValue, expected.outs, expected.status.rawValue, expected.version,
+                    expected.updatedAt,
+                ])
+            try await Migrator(environment: [:]).migrate(connection, logger: logger)
+            var loaded = try #require(
+                try await connection.withSession { try ScoreProjection.load(expected.gameId, in: $0) })
+            #expect(loaded.bases == Bases(first: true, third: true))
+            loaded.bases = expected.bases
+            #expect(loaded == expected)
+        }
     }
 
     @Test("the project's schema applies in order, each file once, recorded in schema_migrations")
