@@ -16,7 +16,11 @@ extension ActivityThrottle {
     /// a 64-bit digest of its content state. Several times smaller than the JSON form and far cheaper
     /// to write and read, which matters when one event touches thousands of activities. The `t1`
     /// form of earlier builds is still read.
-    public var storageText: String {
+    public var storageText: String { storageText(writingStates: { $0.canonicalJSON() }) }
+
+    /// ``storageText`` with the states' JSON from `json` (a caller storing many throttles of one
+    /// game memoizes it: their states are mostly the same).
+    public func storageText(writingStates json: (ScoreState) -> String) -> String {
         var out = ThrottleWriter()
         out.token("t2")
         out.date(registeredAt)
@@ -25,9 +29,9 @@ extension ActivityThrottle {
         out.optional(lastSentAt) { $0.date($1) }
         out.optional(lastTimestamp) { $0.int($1) }
         out.optional(shown) { $0.int(Int(bitPattern: UInt($1))) }
-        out.optional(latest) { $0.string($1.canonicalJSON()) }
+        out.optional(latest) { $0.string(json($1)) }
         out.optional(pending) { out, pending in
-            out.string(pending.state.canonicalJSON())
+            out.string(json(pending.state))
             out.optional(pending.alertTitle) { $0.string($1) }
             out.date(pending.due)
         }
@@ -40,14 +44,31 @@ extension ActivityThrottle {
     ///
     /// - Throws: ``ThrottleStorageError`` when the text is not such a form.
     public init(storageText: String) throws(ThrottleStorageError) {
+        try self.init(storageText: storageText, readingStates: Self.readState)
+    }
+
+    /// A game state as ``storageText`` stores it: its canonical JSON.
+    public static func readState(_ json: String) throws(ThrottleStorageError) -> ScoreState {
+        do {
+            return try ScoreState(json: try JSONValue.parse(Data(json.utf8)))
+        } catch {
+            throw ThrottleStorageError(description: "bad throttle state: a game state (\(error))")
+        }
+    }
+
+    /// ``init(storageText:)`` with the states read by `read` from their JSON (a caller reading many
+    /// throttles of one game memoizes it).
+    public init(
+        storageText: String, readingStates read: (String) throws(ThrottleStorageError) -> ScoreState
+    ) throws(ThrottleStorageError) {
         var reader = ThrottleReader(Array(storageText.utf8))
         let version = try reader.token()
         guard version == "t2" || version == "t1" else {
             throw ThrottleStorageError(description: "unknown throttle format")
         }
         let legacy = version == "t1"
-        let state = { (r: inout ThrottleReader) throws(ThrottleStorageError) -> ScoreState in
-            legacy ? try r.legacyState() : try r.state()
+        func state(_ r: inout ThrottleReader) throws(ThrottleStorageError) -> ScoreState {
+            legacy ? try r.legacyState() : try read(try r.string())
         }
         let registeredAt = try reader.date()
         let frequentUpdates = try reader.bool()
@@ -185,16 +206,6 @@ private struct ThrottleReader {
         let text = bytes[index..<(index + length)]
         index += length
         return String(decoding: text, as: UTF8.self)
-    }
-
-    /// A game state stored as its canonical JSON.
-    mutating func state() throws(ThrottleStorageError) -> ScoreState {
-        let text = try string()
-        do {
-            return try ScoreState(json: try JSONValue.parse(Data(text.utf8)))
-        } catch {
-            throw fail("a game state (\(error))")
-        }
     }
 
     // MARK: - The `t1` form of earlier builds: states field by field, what the phone shows as fields

@@ -57,9 +57,14 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
     }
 
     /// Takes one accepted change of the game and returns the pushes due by `now`.
+    ///
+    /// - Parameter nextContent: ``APSPayload/contentDigest(_:)`` of `next`, when the caller computed
+    ///   it once for the many activities of a game.
     public mutating func receive(
-        previous: ScoreState?, next: ScoreState, event: ScoreEvent, at now: Date, policy: ThrottlePolicy
+        previous: ScoreState?, next: ScoreState, event: ScoreEvent, at now: Date, policy: ThrottlePolicy,
+        nextContent: UInt64? = nil
     ) -> [ActivityPush] {
+        let nextContent = nextContent ?? APSPayload.contentDigest(next)
         var pushes = tick(at: now, policy: policy)
         guard !ended else { return pushes }
         latest = next
@@ -68,20 +73,26 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
         let title = Moment.alertTitle(previous: previous, next: next, event: event)
         if case .gameEnded = event {
             pending = nil
-            pushes.append(send(next, event: .end, alertTitle: title, at: now, reason: .final, policy: policy))
+            pushes.append(
+                send(
+                    next, event: .end, alertTitle: title, at: now, reason: .final, policy: policy, content: nextContent)
+            )
             return pushes
         }
         if let waiting = pending {
             pending = Pending(state: next, alertTitle: title ?? waiting.alertTitle, due: waiting.due)
             return pushes
         }
-        guard shown != APSPayload.contentDigest(next) else { return pushes }
+        guard shown != nextContent else { return pushes }
         if let lastSentAt, now < lastSentAt.addingTimeInterval(Double(policy.minInterval)) {
             pending = Pending(
                 state: next, alertTitle: title, due: lastSentAt.addingTimeInterval(Double(policy.minInterval)))
             return pushes
         }
-        pushes.append(send(next, event: .update, alertTitle: title, at: now, reason: .immediate, policy: policy))
+        pushes.append(
+            send(
+                next, event: .update, alertTitle: title, at: now, reason: .immediate, policy: policy,
+                content: nextContent))
         return pushes
     }
 
@@ -130,7 +141,7 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
 
     private mutating func send(
         _ state: ScoreState, event: LiveActivityEvent, alertTitle: String?, at time: Date,
-        reason: ActivityPush.Reason, policy: ThrottlePolicy
+        reason: ActivityPush.Reason, policy: ThrottlePolicy, content: UInt64? = nil
     ) -> ActivityPush {
         highPriority.removeAll { $0 <= time.addingTimeInterval(-3600) }
         let budget = frequentUpdates ? policy.frequentHourlyBudget : policy.hourlyBudget
@@ -143,7 +154,7 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
             staleAfter: policy.staleAfter, dismissAfter: policy.dismissAfter, relevanceScore: Moment.relevance(state))
         lastSentAt = time
         lastTimestamp = timestamp
-        shown = APSPayload.contentDigest(state)
+        shown = content ?? APSPayload.contentDigest(state)
         if event == .end { ended = true }
         return ActivityPush(
             event: event, priority: urgent ? 10 : 5, timestamp: timestamp, sendAt: time,

@@ -4,14 +4,18 @@ import ScoreDomain
 /// One accepted change of a game: the state before and after an event.
 public struct GameChange: Sendable, Equatable {
     /// The state before the event (`nil` for the game's first event).
-    public var previous: ScoreState?
-    public var next: ScoreState
-    public var event: ScoreEvent
+    public let previous: ScoreState?
+    public let next: ScoreState
+    public let event: ScoreEvent
+    /// What a phone would show of `next` (a digest of its content state), computed once for all
+    /// the targets of the game.
+    public let nextContent: UInt64
 
     public init(previous: ScoreState?, next: ScoreState, event: ScoreEvent) {
         self.previous = previous
         self.next = next
         self.event = event
+        self.nextContent = APSPayload.contentDigest(next)
     }
 }
 
@@ -53,7 +57,8 @@ public struct PushPlanner: Sendable, Equatable {
         switch target {
         case .liveActivity(var throttle):
             let pushes = throttle.receive(
-                previous: change.previous, next: change.next, event: change.event, at: now, policy: policy)
+                previous: change.previous, next: change.next, event: change.event, at: now, policy: policy,
+                nextContent: change.nextContent)
             target = .liveActivity(throttle)
             return pushes
         }

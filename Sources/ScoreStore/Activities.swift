@@ -150,8 +150,9 @@ public enum Activities {
             WHERE game_id = ANY($1::text[]) AND active ORDER BY id FOR UPDATE
             """, [gameIds])
         var byGame: [String: [StoredTarget]] = [:]
+        var states = StateCache()
         for row in result.rows {
-            let target = try decodeTarget(row)
+            let target = try decodeTarget(row, states: &states)
             byGame[target.gameId, default: []].append(target)
         }
         return byGame
@@ -164,7 +165,8 @@ public enum Activities {
             SELECT id, game_id, \(throttleColumns) FROM activities
             WHERE active AND next_deadline <= $1 ORDER BY next_deadline LIMIT $2 FOR UPDATE SKIP LOCKED
             """, [now, limit])
-        return try result.rows.map(decodeTarget)
+        var states = StateCache()
+        return try result.rows.map { try decodeTarget($0, states: &states) }
     }
 
     /// Stores many targets' planner state in one statement, with when each must be ticked next.
@@ -172,11 +174,19 @@ public enum Activities {
         guard !targets.isEmpty else { return }
         var ids: [Int] = []
         var texts: [String] = []
+        var json: [String: String] = [:]  // the activities of a game mostly hold the same states
         for stored in targets {
             switch stored.target {
             case .liveActivity(let throttle):
                 ids.append(stored.id)
-                texts.append(throttle.storageText)
+                texts.append(
+                    throttle.storageText(writingStates: { state in
+                        let key = "\(state.gameId)#\(state.version)"
+                        if let text = json[key] { return text }
+                        let text = state.canonicalJSON()
+                        json[key] = text
+                        return text
+                    }))
             }
         }
         try session.query(
@@ -209,10 +219,20 @@ public enum Activities {
     /// The throttle in its compact form, or (rows saved before migration 0008) as JSON.
     private static let throttleColumns = "throttle_state, throttle::text AS throttle"
 
-    private static func decodeTarget(_ row: PostgresRow) throws -> StoredTarget {
+    /// States already read from their JSON while loading many throttles of one game.
+    private typealias StateCache = [String: ScoreState]
+
+    private static func decodeTarget(_ row: PostgresRow, states: inout StateCache) throws -> StoredTarget {
         let throttle: ActivityThrottle
         if let text = try row.text("throttle_state") {
-            throttle = try ActivityThrottle(storageText: text)
+            throttle = try ActivityThrottle(
+                storageText: text,
+                readingStates: { json throws(ThrottleStorageError) in
+                    if let state = states[json] { return state }
+                    let state = try ActivityThrottle.readState(json)
+                    states[json] = state
+                    return state
+                })
         } else {
             throttle = try JSONDecoder().decode(ActivityThrottle.self, from: Data(try row.string("throttle").utf8))
         }
