@@ -22,79 +22,124 @@ public struct IngestRejection: Error, Sendable, CustomStringConvertible {
 /// taken inside the appending transaction, under the append lock, against the stream as committed:
 /// the transaction reads each game's stream version (with the ids already stored, in one statement)
 /// and uses a cached fold only when it is at exactly that version; otherwise it folds the stream
-/// again. The cache is a hint that saves reading streams, never a source of truth: concurrent calls
-/// (the actor re-enters while a transaction is awaited) only ever replace a game's cached state by a
-/// newer one. Projections are built from the log afterwards by the ``Projector``.
+/// again. The cache is a hint that saves reading streams, never a source of truth; it only ever
+/// moves a game on to a newer state. Projections are built from the log afterwards by the
+/// ``Projector``.
+///
+/// **Group commit.** Calls that arrive while a transaction is under way wait, and the next
+/// transaction takes all of them: one lock, one read of the heads, one append statement and one
+/// commit (one flush) for the group. Each call is still judged on its own, in arrival order, against
+/// what the calls before it in the group left: it gets its own outcomes, or its own
+/// ``IngestRejection``, and a refused call never takes its neighbours down.
 public actor Ingestor {
     public let connection: PostgresConnection
     /// The last known fold of each game seen: `nil` means the game has no events yet.
     private var states: [String: ScoreState?] = [:]
 
+    /// One call waiting for the next group.
+    private struct Call: Sendable {
+        var id: Int
+        var messages: [FeedMessage]
+        var partial: Bool
+    }
+
+    private var queue: [Call] = []
+    private var waiting: [Int: CheckedContinuation<[AppendOutcome], any Error>] = [:]
+    private var finished: [Int: Result<[AppendOutcome], any Error>] = [:]
+    private var nextCall = 0
+    private var committing = false
+    /// Transactions committed (or tried) so far: fewer than the calls when they were grouped.
+    public private(set) var transactions = 0
+
     public init(connection: PostgresConnection) {
         self.connection = connection
     }
 
-    /// Appends a batch in one transaction.
+    /// Appends a batch (with the calls that arrive meanwhile, in one transaction).
     ///
     /// - Parameter partial: when the fold refuses a message, store the messages before it and throw
     ///   ``IngestRejection``; when `false`, a refusal stores nothing of the batch.
     /// - Returns: one outcome per message (appended or duplicate).
     /// - Throws: ``IngestRejection``, ``StoreError``, ``PostgresError``.
     public func ingest(_ messages: [FeedMessage], partial: Bool = true) async throws -> [AppendOutcome] {
-        let games = Set(messages.map(\.gameId))
-        let cached = states.filter { games.contains($0.key) }
-        let (outcomes, folded, rejection) = try await connection.transaction { tx in
-            try EventLog.lockForAppend(tx)
-            let heads = try EventLog.heads(of: messages, in: tx)
-            var states: [String: ScoreState?] = [:]
-            for game in games {
-                if let state = cached[game], state?.version ?? 0 == heads.version(of: game) {
-                    states[game] = state
+        let id = nextCall
+        nextCall += 1
+        queue.append(Call(id: id, messages: messages, partial: partial))
+        guard !committing else {
+            // A transaction is under way: the next one takes this call with the others waiting.
+            return try await withCheckedThrowingContinuation { continuation in
+                if let result = finished.removeValue(forKey: id) {
+                    continuation.resume(with: result)
                 } else {
-                    states[game] = try Self.fold(EventLog.readStream(game, in: tx))
+                    waiting[id] = continuation
                 }
             }
-            let committed = states
-            var accepted: [FeedMessage] = []
-            var seen = Set<String>()
-            var rejection: IngestRejection?
-            scan: for (index, message) in messages.enumerated() {
-                // Duplicates are never folded.
-                if heads.stored[message.id] != nil || seen.contains(message.id) {
-                    accepted.append(message)
-                    continue
-                }
-                switch Result(catching: { () throws(FoldError) in
-                    try ScoreFold.apply(message, to: states[message.gameId] ?? nil)
-                }) {
-                case .success(let next):
-                    states[message.gameId] = next
-                    seen.insert(message.id)
-                    accepted.append(message)
-                case .failure(let error):
-                    rejection = IngestRejection(outcomes: [], index: index, messageId: message.id, error: error)
-                    break scan
+        }
+        committing = true
+        while !queue.isEmpty {
+            let group = queue
+            queue = []
+            for (call, result) in await commit(group) {
+                if call != id, let continuation = waiting.removeValue(forKey: call) {
+                    continuation.resume(with: result)
+                } else {
+                    finished[call] = result
                 }
             }
-            if rejection != nil, !partial {
-                return ([AppendOutcome](), committed, rejection)
-            }
-            let outcomes = try EventLog.append(accepted, at: heads, in: tx)
-            return (outcomes, states, rejection)
         }
-        for (game, state) in folded where state?.version ?? 0 >= states[game]??.version ?? 0 {
-            states[game] = state
-        }
-        if var rejection {
-            rejection.outcomes = outcomes
-            throw rejection
-        }
-        return outcomes
+        committing = false
+        return try finished.removeValue(forKey: id)!.get()
     }
 
     /// Ingests one message.
     public func ingest(_ message: FeedMessage) async throws -> AppendOutcome {
         try await ingest([message])[0]
+    }
+
+    /// One transaction for a group of calls; the result of each.
+    private func commit(_ calls: [Call]) async -> [(Int, Result<[AppendOutcome], any Error>)] {
+        let messages = calls.flatMap(\.messages)
+        let games = Set(messages.map(\.gameId))
+        let cached = states.filter { games.contains($0.key) }
+        transactions += 1
+        do {
+            let (outcomes, folded) = try await connection.transaction { tx in
+                try EventLog.lockForAppend(tx)
+                let heads = try EventLog.heads(of: messages, in: tx)
+                var states: [String: ScoreState?] = [:]
+                for game in games {
+                    if let state = cached[game], state?.version ?? 0 == heads.version(of: game) {
+                        states[game] = state
+                    } else {
+                        states[game] = try Self.fold(EventLog.readStream(game, in: tx))
+                    }
+                }
+                var judged = GroupJudgement(states: states, stored: heads.stored)
+                let verdicts = calls.map { judged.judge($0.messages, partial: $0.partial) }
+                let outcomes = try EventLog.append(judged.accepted, at: heads, in: tx)
+                return (Self.split(outcomes, verdicts), judged.states)
+            }
+            for (game, state) in folded where state?.version ?? 0 >= states[game]??.version ?? 0 {
+                states[game] = state
+            }
+            return zip(calls, outcomes).map { ($0.id, $1) }
+        } catch {
+            return calls.map { ($0.id, .failure(error)) }
+        }
+    }
+
+    /// Each call's outcomes from the group's, or its rejection.
+    private static func split(_ outcomes: [AppendOutcome], _ verdicts: [GroupJudgement.Verdict])
+        -> [Result<[AppendOutcome], any Error>]
+    {
+        var start = 0
+        return verdicts.map { verdict in
+            let mine = Array(outcomes[start..<(start + verdict.accepted)])
+            start += verdict.accepted
+            guard var rejection = verdict.rejection else { return .success(mine) }
+            rejection.outcomes = mine
+            return .failure(rejection)
+        }
     }
 
     private static func fold(_ events: [RecordedEvent]) throws -> ScoreState? {
@@ -107,5 +152,58 @@ public actor Ingestor {
             }
         }
         return state
+    }
+}
+
+/// The fold's verdict on the calls of one group, in order, each against what the calls before it
+/// left: pure.
+struct GroupJudgement {
+    /// What one call keeps: how many of its messages (a prefix) are appended, and its refusal.
+    struct Verdict {
+        var accepted: Int
+        var rejection: IngestRejection?
+    }
+
+    /// Each game's state after the calls judged so far.
+    private(set) var states: [String: ScoreState?]
+    /// Ids stored before the group.
+    let stored: [String: Int]
+    /// The messages to append, of every call, in order.
+    private(set) var accepted: [FeedMessage] = []
+    private var seen = Set<String>()
+
+    init(states: [String: ScoreState?], stored: [String: Int]) {
+        self.states = states
+        self.stored = stored
+    }
+
+    /// Judges one call's messages: duplicates are never folded; a refusal keeps the messages before
+    /// it (`partial`) or none of the call.
+    mutating func judge(_ messages: [FeedMessage], partial: Bool) -> Verdict {
+        var states = self.states
+        var seen = self.seen
+        var kept: [FeedMessage] = []
+        var rejection: IngestRejection?
+        scan: for (index, message) in messages.enumerated() {
+            if stored[message.id] != nil || seen.contains(message.id) {
+                kept.append(message)
+                continue
+            }
+            switch Result(catching: { () throws(FoldError) in
+                try ScoreFold.apply(message, to: states[message.gameId] ?? nil)
+            }) {
+            case .success(let next):
+                states[message.gameId] = next
+                seen.insert(message.id)
+                kept.append(message)
+            case .failure(let error):
+                rejection = IngestRejection(outcomes: [], index: index, messageId: message.id, error: error)
+                break scan
+            }
+        }
+        if rejection != nil, !partial { return Verdict(accepted: 0, rejection: rejection) }
+        (self.states, self.seen) = (states, seen)
+        accepted += kept
+        return Verdict(accepted: kept.count, rejection: rejection)
     }
 }

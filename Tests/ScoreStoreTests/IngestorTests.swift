@@ -3,8 +3,9 @@ import LiveActivity
 import PostgresClient
 import ScoreDomain
 import ScoreFeedTesting
-import ScoreStore
 import Testing
+
+@testable import ScoreStore
 
 @Suite("ingest: the fold checks every message before it is appended")
 struct IngestorTests {
@@ -190,6 +191,44 @@ struct IngestorTests {
             #expect(events == 48)
         }
     }
+
+    @Test("group commit: concurrent calls share transactions, each gets its own answer, a refused one spares the rest")
+    func groupCommit() async throws {
+        try await withStore { connection in
+            let ingestor = Ingestor(connection: connection)
+            let rename: @Sendable (String, Int) -> String = { json, game in
+                json.replacingOccurrences(of: "\"g1\"", with: "\"k\(game)\"")
+                    .replacingOccurrences(of: "\"id\":\"", with: "\"id\":\"k\(game)-")
+            }
+            for game in 0..<40 { _ = try await ingestor.ingest(try message(rename(scheduledJSON, game))) }
+            let before = await ingestor.transactions
+            // 40 calls at once: every even game starts, every odd game gets a run before its start (refused).
+            let answers = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+                for game in 0..<40 {
+                    group.addTask {
+                        let json = rename(game % 2 == 0 ? started : homeRun, game)
+                        do {
+                            let outcome = try await ingestor.ingest(try message(json))
+                            guard case .appended = outcome else { return (game, "\(outcome)") }
+                            return (game, "appended")
+                        } catch let rejection as IngestRejection {
+                            return (game, rejection.code)
+                        }
+                    }
+                }
+                var answers: [Int: String] = [:]
+                for try await (game, answer) in group { answers[game] = answer }
+                return answers
+            }
+            for game in 0..<40 {
+                #expect(answers[game] == (game % 2 == 0 ? "appended" : "not-in-progress"), "game \(game)")
+            }
+            let used = await ingestor.transactions - before
+            #expect(used < 40, "40 concurrent calls used \(used) transactions")
+            let events = try await count("events", connection)
+            #expect(events == 60)
+        }
+    }
 }
 
 /// The URL of the schema a connection is using, so a test can open more connections to it.
@@ -203,4 +242,29 @@ enum TestURL {
 struct IngestTestError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// The verdicts of one group, without a database.
+@Suite("group commit: each call judged on its own, in order")
+struct GroupJudgementTests {
+    @Test("a refused call keeps nothing (or its prefix), the calls after it are judged on what is left")
+    func verdicts() throws {
+        let schedule = try message(scheduledJSON)
+        let start = try message(#"{"id":"m2","gameId":"g1","at":"2026-04-01T17:10:00Z","type":"game.started"}"#)
+        let run = try message(
+            #"{"id":"r1","gameId":"g1","at":"2026-04-01T17:20:00Z","type":"run.scored","team":"home"}"#)
+        var group = GroupJudgement(states: ["g1": nil], stored: [:])
+        // A run before the game exists: refused, nothing kept; the schedule after it is judged afresh.
+        let first = group.judge([run], partial: false)
+        #expect(first.accepted == 0 && first.rejection?.code == "game-not-scheduled")
+        #expect(group.judge([schedule], partial: false).accepted == 1)
+        // Partial: the start is kept, the second start refused.
+        let restart = try message(#"{"id":"m9","gameId":"g1","at":"2026-04-01T17:11:00Z","type":"game.started"}"#)
+        let partial = group.judge([start, restart], partial: true)
+        #expect(partial.accepted == 1 && partial.rejection?.index == 1)
+        // The same id again in a later call of the group is a duplicate, never folded.
+        #expect(group.judge([start, run], partial: false).accepted == 2)
+        #expect(group.accepted.map(\.id) == ["m1", "m2", "m2", "r1"])
+        #expect(group.states["g1"]??.homeScore == 1)
+    }
 }
