@@ -9,7 +9,9 @@ public struct BenchCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "scorefeed-bench",
         abstract: "Measure throughput and latency; prints JSON. Build with -c release for real numbers.",
-        subcommands: [AppendBench.self, FoldBench.self, RetrosheetBench.self, PushBench.self, ApnsBench.self]
+        subcommands: [
+            AppendBench.self, IngestBench.self, FoldBench.self, RetrosheetBench.self, PushBench.self, ApnsBench.self,
+        ]
     )
 
     public init() {}
@@ -23,6 +25,8 @@ struct Timings {
     private(set) var seconds: [Double] = []
 
     mutating func record(_ duration: Duration) { seconds.append(duration / .seconds(1)) }
+
+    mutating func merge(_ other: Timings) { seconds += other.seconds }
 
     var total: Double { seconds.reduce(0, +) }
 
