@@ -181,6 +181,15 @@ struct CLITests {
             let object = try JSONSerialization.jsonObject(with: Data(fold.stdout.utf8)) as! [String: Any]
             #expect((object["events"] as? Int ?? 0) >= 1000)
             #expect(object["eventsPerSecond"] != nil)
+            let ingest = try await cli.bench("ingest", "--json", "--writers", "3", "--messages", "20")
+            #expect(ingest.status == 0, "\(ingest.stderr)")
+            let row = try JSONSerialization.jsonObject(with: Data(ingest.stdout.utf8)) as! [String: Any]
+            for key in [
+                "eventsPerSecond", "p99Ms", "transactions", "referenceEventsPerSecond", "ratio", "oneWriterP99Ms",
+            ] {
+                #expect(row[key] != nil, "missing \(key)")
+            }
+            #expect((row["transactions"] as? Int ?? 0) <= 60)
         }
     }
 
