@@ -56,16 +56,30 @@ let package = Package(
             ]
         ),
         .target(name: "ChildProcess"),
-        // APNs: the HTTP/2 client, and the local APNs-compatible server tests and the demo use.
+        // HTTP/2 requests spoken directly on SwiftNIO (no stream channels): a pool of TLS connections
+        // to one server, batches written and flushed at once. APNs (and later FCM) sit on it.
+        .target(
+            name: "HTTP2Client",
+            dependencies: [
+                "Retry",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // APNs: the client for Live Activity pushes, and the local APNs-compatible server tests and the demo use.
         .target(
             name: "APNs",
             dependencies: [
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "HTTP2Client",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
@@ -172,7 +186,7 @@ let package = Package(
         .testTarget(
             name: "APNsTests",
             dependencies: [
-                "APNs", "APNsSandbox",
+                "APNs", "APNsSandbox", "HTTP2Client", .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

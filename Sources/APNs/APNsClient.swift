@@ -1,16 +1,17 @@
-import AsyncHTTPClient
 import Foundation
+import HTTP2Client
 import Logging
 import NIOCore
-import NIOHTTP1
-import NIOPosix
+import NIOHPACK
 import NIOSSL
 
 /// Sends Live Activity pushes to APNs over HTTP/2 + TLS with token authentication.
 ///
-/// All requests share one HTTP/2 connection per host (async-http-client multiplexes streams up to the
-/// server's `SETTINGS_MAX_CONCURRENT_STREAMS`, APNs allows 1000; extra requests wait in a queue).
-/// Call ``shutdown()`` before the client is released.
+/// Built for fan-out: a pool of HTTP/2 connections (``connections``, spoken directly on SwiftNIO),
+/// each honouring the server's `SETTINGS_MAX_CONCURRENT_STREAMS` (APNs allows 1000; extra requests
+/// wait in order), the header block shared by every push of a kind prepared once per batch, each push
+/// written as HEADERS + one DATA frame, a whole batch flushed at once, health PINGs, reconnects with the
+/// shared backoff, and a per-connection error-rate guard. Call ``shutdown()`` before release.
 public final class APNsClient: Sendable {
     /// The configuration the client was built with.
     public let configuration: APNsConfiguration
@@ -18,121 +19,151 @@ public final class APNsClient: Sendable {
     public let tokenProvider: APNsTokenProvider
     /// The time one request may take, from queueing to the end of the answer.
     public let requestTimeout: Duration
+    /// The HTTP/2 connections kept to the APNs host.
+    public let connections: Int
 
-    private let httpClient: HTTPClient
+    private let pool: HTTP2ConnectionPool
     private let logger: Logger
-    private let baseURL: String
+    private let authority: String
+    private let pathPrefix: String
 
     /// Creates a client.
     /// - Parameters:
     ///   - configuration: Key, ids, server and extra CA.
     ///   - requestTimeout: The time one request may take (default 10 s).
+    ///   - connections: HTTP/2 connections to keep to the host (default 1).
     ///   - tokenProvider: The JWT provider (default: one built from `configuration` with the real clock).
-    ///   - eventLoopGroup: The NIO event loops (default: the shared singleton).
     ///   - logger: Receives debug/info lines with `apns.*` metadata; tokens appear shortened to 8 characters.
     public init(
         configuration: APNsConfiguration,
         requestTimeout: Duration = .seconds(10),
+        connections: Int = 1,
         tokenProvider: APNsTokenProvider? = nil,
-        eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup,
         logger: Logger
     ) {
         self.configuration = configuration
         self.requestTimeout = requestTimeout
+        self.connections = max(1, connections)
         self.tokenProvider = tokenProvider ?? APNsTokenProvider(configuration: configuration)
         self.logger = logger
-        var url = configuration.environment.baseURL.absoluteString
-        while url.hasSuffix("/") { url.removeLast() }
-        self.baseURL = url
+        let url = configuration.environment.baseURL
+        let host = url.host ?? "localhost"
+        let port = url.port ?? 443
+        self.authority = url.port.map { "\(host):\($0)" } ?? host
+        var prefix = url.path
+        while prefix.hasSuffix("/") { prefix.removeLast() }
+        self.pathPrefix = prefix + "/3/device/"
 
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.minimumTLSVersion = .tlsv12
         if !configuration.additionalCACertificates.isEmpty {
             tls.additionalTrustRoots = [.certificates(configuration.additionalCACertificates)]
         }
-        var http = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
-        http.httpVersion = .automatic
-        // APNs speaks HTTP/2 only: while the first connection is negotiated, do not open more.
-        http.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
-        http.connectionPool.idleTimeout = .minutes(10)
-        // Spans of async-http-client carry the full URL, which contains the device token: no tracing here.
-        http.tracing.tracer = nil
-        self.httpClient = HTTPClient(
-            eventLoopGroup: eventLoopGroup,
-            configuration: http,
-            backgroundActivityLogger: logger
-        )
+        var pool = HTTP2ConnectionPool.Configuration(host: host, port: port, tls: tls, connections: connections)
+        // 410 Unregistered is the normal churn of tokens, not a sign of a misbehaving provider.
+        pool.isError = { $0.status >= 400 && $0.status != 410 }
+        // The configuration was validated (a client TLS configuration with extra roots always builds).
+        self.pool = try! HTTP2ConnectionPool(pool, logger: logger)
     }
 
-    /// Sends one push and reports what APNs answered; never throws.
+    /// Sends one push and reports what APNs answered; never throws. See ``send(_:timeout:)-([APNsRequest],_)``.
+    public func send(_ request: APNsRequest, timeout: Duration? = nil) async -> APNsResult {
+        await send([request], timeout: timeout)[0]
+    }
+
+    /// Sends pushes together (written as one batch, flushed at once) and reports what APNs answered
+    /// to each, in order; never throws. The pushes may be processed in any order: send two pushes of
+    /// one activity in separate calls.
     ///
     /// A `403 ExpiredProviderToken` answer makes the token provider sign a new JWT for the next request;
     /// `429 TooManyProviderTokenUpdates` makes it keep the current one. Retrying is up to the caller
-    /// (see ``APNsResult/action``). The only resend done here: a request that async-http-client refused
-    /// to start because its pooled connection had just closed (it never left the client) is sent once more.
+    /// (see ``APNsResult/action``). The only resend done here: a push that never reached APNs (its
+    /// connection was closing, or the server's GOAWAY said it was not processed) is sent once more.
     /// - Parameters:
-    ///   - request: The push.
-    ///   - timeout: The time this request may take (default: ``requestTimeout``).
-    /// - Returns: The status, reason, echoed `apns-id` and 410 timestamp, or a transport error.
-    public func send(_ request: APNsRequest, timeout: Duration? = nil) async -> APNsResult {
-        let token = request.deviceToken
-        guard APNsConfiguration.isAlphanumeric(token) else {
-            return APNsResult(error: APNsError(.invalidRequest, "device token must be ASCII letters and digits"))
-        }
+    ///   - requests: The pushes.
+    ///   - timeout: The time they may take (default: ``requestTimeout``).
+    /// - Returns: For each push the status, reason, echoed `apns-id` and 410 timestamp, or a transport error.
+    public func send(_ requests: [APNsRequest], timeout: Duration? = nil) async -> [APNsResult] {
+        guard !requests.isEmpty else { return [] }
         let jwt: String
         do {
             jwt = try tokenProvider.token()
         } catch {
-            return log(APNsResult(error: error), request)
+            return requests.map { log(APNsResult(error: error), $0) }
         }
         let deadline = NIODeadline.now() + TimeAmount(timeout ?? requestTimeout)
-        var result = await execute(request, jwt: jwt, deadline: deadline)
-        if result.error == Self.notStarted, !Task.isCancelled {
-            result = await execute(request, jwt: jwt, deadline: deadline)
+        var results = [APNsResult?](repeating: nil, count: requests.count)
+        var toSend: [Int] = []
+        toSend.reserveCapacity(requests.count)
+        for (index, request) in requests.enumerated() {
+            if APNsConfiguration.isAlphanumeric(request.deviceToken) {
+                toSend.append(index)
+            } else {
+                results[index] = APNsResult(
+                    error: APNsError(.invalidRequest, "device token must be ASCII letters and digits"))
+            }
         }
-        switch (result.status, result.reason) {
-        case (403, "ExpiredProviderToken"): tokenProvider.tokenExpired(jwt)
-        case (429, "TooManyProviderTokenUpdates"): tokenProvider.keepCurrentToken()
-        default: break
+        let kinds = HeaderKinds(topic: configuration.topic, authority: authority, jwt: jwt)
+        for attempt in 1...2 where !toSend.isEmpty {
+            let outcomes = await pool.execute(
+                toSend.map { kinds.request(requests[$0], pathPrefix: pathPrefix) }, deadline: deadline)
+            var notSent: [Int] = []
+            for (index, outcome) in zip(toSend, outcomes) {
+                if case .failure(let error) = outcome, error.code == .notSent, attempt == 1, !Task.isCancelled {
+                    notSent.append(index)
+                } else {
+                    results[index] = Self.result(outcome)
+                }
+            }
+            toSend = notSent
         }
-        return log(result, request)
-    }
-
-    /// async-http-client's answer for a request leased to a connection that was closing at that moment.
-    private static let notStarted = APNsError(.connectionClosed, "request cancelled: its connection was closing")
-
-    private func execute(_ request: APNsRequest, jwt: String, deadline: NIODeadline) async -> APNsResult {
-        do {
-            let response = try await httpClient.execute(
-                makeHTTPRequest(request, jwt: jwt),
-                deadline: deadline,
-                logger: logger
-            )
-            let body = try await response.body.collect(upTo: 64 * 1024)
-            return Self.result(status: Int(response.status.code), headers: response.headers, body: body)
-        } catch {
-            return APNsResult(error: Self.transportError(error))
+        var expired = false
+        var keep = false
+        let final = zip(requests, results).map { request, result -> APNsResult in
+            let result = result ?? APNsResult(error: APNsError(.transport, "no outcome"))
+            switch (result.status, result.reason) {
+            case (403, "ExpiredProviderToken"): expired = true
+            case (429, "TooManyProviderTokenUpdates"): keep = true
+            default: break
+            }
+            return log(result, request)
         }
+        if expired { tokenProvider.tokenExpired(jwt) }
+        if keep { tokenProvider.keepCurrentToken() }
+        return final
     }
 
     /// Closes the connections; the client cannot send afterwards.
-    /// - Throws: The error of async-http-client's shutdown, if any.
     public func shutdown() async throws {
-        try await httpClient.shutdown()
+        await pool.shutdown()
     }
 
-    private func makeHTTPRequest(_ request: APNsRequest, jwt: String) -> HTTPClientRequest {
-        var http = HTTPClientRequest(url: "\(baseURL)/3/device/\(request.deviceToken)")
-        http.method = .POST
-        http.headers.add(name: "apns-push-type", value: "liveactivity")
-        http.headers.add(name: "apns-topic", value: configuration.topic)
-        http.headers.add(name: "apns-priority", value: String(request.priority.rawValue))
-        http.headers.add(name: "apns-expiration", value: String(request.expiration))
-        http.headers.add(name: "apns-id", value: request.apnsId.uuidString.lowercased())
-        http.headers.add(name: "authorization", value: "bearer \(jwt)")
-        http.headers.add(name: "content-type", value: "application/json")
-        http.body = .bytes(ByteBuffer(bytes: request.payload))
-        return http
+    /// The header blocks shared by all pushes of one priority in a batch.
+    private struct HeaderKinds {
+        let head: HPACKHeaders
+        let tails: [APNsPriority: HPACKHeaders]
+
+        init(topic: String, authority: String, jwt: String) {
+            head = [":method": "POST", ":scheme": "https", ":authority": authority]
+            var tails: [APNsPriority: HPACKHeaders] = [:]
+            for priority in APNsPriority.allCases {
+                tails[priority] = [
+                    "apns-push-type": "liveactivity", "apns-topic": topic, "apns-priority": String(priority.rawValue),
+                    "authorization": "bearer \(jwt)", "content-type": "application/json",
+                ]
+            }
+            self.tails = tails
+        }
+
+        func request(_ push: APNsRequest, pathPrefix: String) -> HTTP2Request {
+            var headers = head
+            headers.reserveCapacity(11)
+            headers.add(name: ":path", value: pathPrefix + push.deviceToken)
+            headers.add(contentsOf: tails[push.priority]!)
+            headers.add(name: "apns-expiration", value: String(push.expiration))
+            headers.add(name: "apns-id", value: push.apnsId.uuidString.lowercased())
+            return HTTP2Request(headers: headers, body: ByteBuffer(bytes: push.payload))
+        }
     }
 
     private struct ErrorBody: Decodable {
@@ -140,42 +171,30 @@ public final class APNsClient: Sendable {
         var timestamp: Int64?
     }
 
-    static func result(status: Int, headers: HTTPHeaders, body: ByteBuffer) -> APNsResult {
-        let apnsId = headers.first(name: "apns-id").flatMap(UUID.init(uuidString:))
-        let decoded =
-            body.readableBytes == 0
-            ? nil : try? JSONDecoder().decode(ErrorBody.self, from: Data(body.readableBytesView))
-        return APNsResult(status: status, reason: decoded?.reason, apnsId: apnsId, timestamp: decoded?.timestamp)
+    static func result(_ outcome: HTTP2Outcome) -> APNsResult {
+        switch outcome {
+        case .success(let response):
+            let apnsId = response.headers.first(name: "apns-id").flatMap(UUID.init(uuidString:))
+            let decoded =
+                response.body.readableBytes == 0
+                ? nil : try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body.readableBytesView))
+            return APNsResult(
+                status: response.status, reason: decoded?.reason, apnsId: apnsId, timestamp: decoded?.timestamp)
+        case .failure(let error):
+            return APNsResult(error: transportError(error))
+        }
     }
 
-    static func transportError(_ error: any Error) -> APNsError {
-        if let error = error as? APNsError { return error }
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .deadlineExceeded, .readTimeout, .writeTimeout, .getConnectionFromPoolTimeout:
-                return APNsError(.timeout, "no answer in time (\(error))")
-            case .cancelled:
-                return notStarted
-            case .remoteConnectionClosed, .uncleanShutdown:
-                return APNsError(.connectionClosed, "connection closed before the answer (\(error))")
-            case .connectTimeout, .tlsHandshakeTimeout:
-                return APNsError(.connectFailed, "cannot connect (\(error))")
-            case .alreadyShutdown:
-                return APNsError(.clientShutDown, "the client is shut down")
-            default:
-                return APNsError(.transport, "\(error)")
-            }
+    static func transportError(_ error: HTTP2ClientError) -> APNsError {
+        switch error.code {
+        case .timeout: APNsError(.timeout, "no answer in time (\(error.message))")
+        case .notSent, .connectionClosed:
+            APNsError(.connectionClosed, "connection closed before the answer (\(error.message))")
+        case .connectFailed: APNsError(.connectFailed, "cannot connect (\(error.message))")
+        case .shutDown: APNsError(.clientShutDown, "the client is shut down")
+        case .streamReset: APNsError(.transport, error.message)
+        case .cancelled: APNsError(.connectionClosed, "request cancelled (\(error.message))")
         }
-        if error is NIOSSLError || error is NIOConnectionError || error is BoringSSLError {
-            return APNsError(.connectFailed, "cannot connect (\(error))")
-        }
-        if let error = error as? ChannelError, error == .ioOnClosedChannel {
-            return notStarted
-        }
-        if let error = error as? ChannelError, error == .eof || error == .alreadyClosed {
-            return APNsError(.connectionClosed, "connection closed before the answer (\(error))")
-        }
-        return APNsError(.transport, "\(type(of: error)): \(error)")
     }
 
     private func log(_ result: APNsResult, _ request: APNsRequest) -> APNsResult {

@@ -280,7 +280,7 @@ public final class APNsSandbox: Sendable {
     /// The largest number of requests (HTTP/2 streams) handled at the same time since start.
     public func peakConcurrentRequests() async -> Int { state.peakConcurrentRequests() }
 
-    /// Threads of the sandbox's own event loop group: one connection lives on one loop, so one thread (two
-    /// measured no faster with one client connection).
-    static let eventLoopThreads = 1
+    /// Threads of the sandbox's own event loop group: one connection lives on one loop, so a client
+    /// with several connections gets several cores (up to 4).
+    static let eventLoopThreads = max(1, min(4, System.coreCount))
 }

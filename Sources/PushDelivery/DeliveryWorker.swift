@@ -139,24 +139,27 @@ public struct DeliveryWorker: Sendable {
     private func send(_ pushes: [OutboxPush]) async -> (DeliveryRound, [Attempt]) {
         var round = DeliveryRound()
         round.claimed = pushes.count
-        // Concurrent across activities, in timestamp order within one. (A push that must be retried
-        // does not hold back the later pushes of its activity: those go on, and the phone ignores
-        // an update older than the one it shows.)
+        // Concurrent across activities, in timestamp order within one: wave k holds the k-th push of
+        // every activity and goes out as one batch once wave k-1 is answered. (A push that must be
+        // retried does not hold back the later pushes of its activity: those go on, and the phone
+        // ignores an update older than the one it shows.)
         let byActivity = Dictionary(grouping: pushes, by: \.activityId).values.map {
             $0.sorted { $0.timestamp < $1.timestamp }
         }
-        let results = await withTaskGroup(of: [(OutboxPush, APNsResult)].self) { group in
-            for queue in byActivity {
-                let client = client(queue[0].environment)
-                group.addTask {
-                    var done: [(OutboxPush, APNsResult)] = []
-                    for push in queue { done.append((push, await client.send(Self.request(push)))) }
-                    return done
+        let waves = (0..<(byActivity.map(\.count).max() ?? 0)).map { rank in
+            byActivity.compactMap { $0.count > rank ? $0[rank] : nil }
+        }
+        var results: [(OutboxPush, APNsResult)] = []
+        results.reserveCapacity(pushes.count)
+        for wave in waves {
+            let byEnvironment = Dictionary(grouping: wave, by: \.environment)
+            await withTaskGroup(of: [(OutboxPush, APNsResult)].self) { group in
+                for (environment, batch) in byEnvironment {
+                    let client = client(environment)
+                    group.addTask { Array(zip(batch, await client.send(batch.map(Self.request)))) }
                 }
+                for await done in group { results += done }
             }
-            var all: [(OutboxPush, APNsResult)] = []
-            for await results in group { all += results }
-            return all
         }
         var records: [Attempt] = []
         let cancelled = Task.isCancelled

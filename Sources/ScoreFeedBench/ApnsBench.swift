@@ -32,8 +32,25 @@ struct ApnsBench: AsyncParsableCommand {
     @Option(help: "A CA certificate (PEM) to trust for --url.")
     var caFile: String?
 
+    @Option(help: "Send as the client an env file describes (SCOREFEED_APNS_* lines, e.g. apns-sandbox's DIR/env).")
+    var envFile: String?
+
+    @Option(help: "HTTP/2 connections of the client.")
+    var connections = 1
+
+    @Option(help: "Send every push to this device token (default: one token per push).")
+    var token: String?
+
+    @Option(help: "The body of every push (default: a typical score update, 170 bytes).")
+    var payloadFile: String?
+
     func validate() throws {
-        guard pushes > 0, inFlight > 0 else { throw ValidationError("--pushes and --in-flight must be positive") }
+        guard pushes > 0, inFlight > 0, connections > 0 else {
+            throw ValidationError("--pushes, --in-flight and --connections must be positive")
+        }
+        if envFile != nil, url != nil || caFile != nil {
+            throw ValidationError("--env-file names the server and its CA: leave out --url and --ca-file")
+        }
         if caFile != nil, url == nil {
             throw ValidationError("--ca-file is for --url; the local server's CA is trusted")
         }
@@ -41,12 +58,23 @@ struct ApnsBench: AsyncParsableCommand {
 
     func run() async throws {
         let (pushes, inFlight, url) = (self.pushes, self.inFlight, self.url)
-        let payload = Array(
-            #"{"aps":{"timestamp":1700000000,"event":"update","content-state":{"home":1,"away":0,"inning":"Top 1st","outs":0,"status":"live"},"stale-date":1700000900,"relevance-score":50}}"#
-                .utf8)
+        let payload =
+            try payloadFile.map { path in
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw CLIError("cannot read \(path)")
+                }
+                return [UInt8](data)
+            }
+            ?? Array(
+                #"{"aps":{"timestamp":1700000000,"event":"update","content-state":{"home":1,"away":0,"inning":"Top 1st","outs":0,"status":"live"},"stale-date":1700000900,"relevance-score":50}}"#
+                    .utf8)
         // Made before the clock starts.
-        let requests = (0..<pushes).map { APNsRequest(deviceToken: String(format: "%064x", $0 + 1), payload: payload) }
-        let run = try await withBenchAPNs(url: url, caFile: caFile) { client, _ -> Run in
+        let token = self.token
+        let requests = (0..<pushes).map {
+            APNsRequest(deviceToken: token ?? String(format: "%064x", $0 + 1), payload: payload)
+        }
+        let run = try await withBenchAPNs(url: url, caFile: caFile, envFile: envFile, connections: connections) {
+            client, _ -> Run in
             // The connection and the JWT are made before the clock starts.
             let first = await client.send(requests[0])
             if let error = first.error {
@@ -57,14 +85,8 @@ struct ApnsBench: AsyncParsableCommand {
             var statuses: [Int: Int] = [:]
             var failed = 0
             for start in stride(from: 0, to: pushes, by: inFlight) {
-                // As the delivery worker sends a round: one task per push (per activity) in a group.
-                let results = await withTaskGroup(of: APNsResult.self) { group in
-                    for request in requests[start..<min(pushes, start + inFlight)] {
-                        group.addTask { await client.send(request) }
-                    }
-                    return await group.reduce(into: []) { $0.append($1) }
-                }
-                for result in results {
+                // As the delivery worker sends a round: one batch, written and flushed together.
+                for result in await client.send(Array(requests[start..<min(pushes, start + inFlight)])) {
                     if let status = result.status { statuses[status, default: 0] += 1 } else { failed += 1 }
                 }
             }
@@ -74,8 +96,9 @@ struct ApnsBench: AsyncParsableCommand {
                 cpu: processCPUSeconds() - cpuBefore)
         }
         try printJSON([
-            "benchmark": "apns", "pushes": pushes, "inFlight": inFlight,
-            "server": url ?? "in-process local APNs server", "firstStatus": run.firstStatus,
+            "benchmark": "apns", "pushes": pushes, "inFlight": inFlight, "connections": connections,
+            "server": url ?? envFile.map { "as in \($0)" } ?? "in-process local APNs server",
+            "firstStatus": run.firstStatus,
             "noAnswer": run.noAnswer,
             "statuses": Dictionary(uniqueKeysWithValues: run.statuses.map { ("\($0.key)", $0.value) }),
             "seconds": rounded(run.seconds, places: 3),

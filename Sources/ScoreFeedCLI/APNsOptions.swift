@@ -26,6 +26,24 @@ struct APNsOptions: ParsableArguments {
     @Option(name: .customLong("apns-ca-file"), help: "An extra CA certificate to trust, PEM (SCOREFEED_APNS_CA_FILE).")
     var caFile: String?
 
+    @Option(
+        name: .customLong("apns-connections"),
+        help: "HTTP/2 connections per APNs host, 1 to 64 (SCOREFEED_APNS_CONNECTIONS, default 1).")
+    var connections: Int?
+
+    /// The number of HTTP/2 connections per host: the flag, else the variable, else 1.
+    func connectionCount() throws -> Int {
+        let variable = "SCOREFEED_APNS_CONNECTIONS"
+        let text = connections.map(String.init) ?? Runtime.environment[variable] ?? ""
+        if text.isEmpty { return 1 }
+        guard let count = Int(text), (1...64).contains(count) else {
+            throw CLIError(
+                "APNs configuration: --apns-connections / \(variable) must be a whole number from 1 to 64, not '\(text)'"
+            )
+        }
+        return count
+    }
+
     /// Whether any APNs setting is given, by flag or environment (then all must be right).
     var isConfigured: Bool {
         let flags = [keyFile, keyId, teamId, bundleId, url, caFile]
@@ -58,18 +76,18 @@ final class PushClients: Sendable {
     let production: APNsClient
     let sandbox: APNsClient
 
-    init(_ configuration: APNsConfiguration, logger: Logger) throws {
+    init(_ configuration: APNsConfiguration, connections: Int = 1, logger: Logger) throws {
         func host(_ environment: APNsConfiguration.Environment) throws -> APNsClient {
             APNsClient(
                 configuration: try APNsConfiguration(
                     signingKeyPEM: configuration.signingKey.pemRepresentation, keyId: configuration.keyId,
                     teamId: configuration.teamId, bundleId: configuration.bundleId, environment: environment,
                     additionalCAFile: configuration.additionalCAFile),
-                logger: logger)
+                connections: connections, logger: logger)
         }
         switch configuration.environment {
         case .custom:
-            production = APNsClient(configuration: configuration, logger: logger)
+            production = APNsClient(configuration: configuration, connections: connections, logger: logger)
             sandbox = production
         case .production, .sandbox:
             production = try host(.production)

@@ -38,7 +38,8 @@ struct DeliverCommand: AsyncParsableCommand {
     static func deliver(
         _ connection: PostgresConnection, apns: APNsOptions, untilEmpty: Bool
     ) async throws -> DeliveryRound {
-        let clients = try PushClients(try apns.configuration(), logger: Runtime.logger)
+        let clients = try PushClients(
+            try apns.configuration(), connections: try apns.connectionCount(), logger: Runtime.logger)
         let worker = DeliveryWorker(connection: connection, client: { clients.client($0) }, logger: Runtime.logger)
         let url = try await Runtime.databaseURL()
         do {

@@ -58,7 +58,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         var clients: PushClients?
         if !noDelivery && apns.isConfigured {
-            clients = try PushClients(try apns.configuration(), logger: Runtime.logger)
+            clients = try PushClients(
+                try apns.configuration(), connections: try apns.connectionCount(), logger: Runtime.logger)
         }
         var delivery: (@Sendable (PushEnvironment) -> APNsClient)?
         if let clients { delivery = { clients.client($0) } }

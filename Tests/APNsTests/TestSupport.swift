@@ -58,10 +58,13 @@ enum Fixture {
     static func withSandbox(
         requestTimeout: Duration = .seconds(30),
         clock: TestClock? = nil,
+        connections: Int = 1,
+        maximumConcurrentStreams: Int? = nil,
         client makeConfiguration: (APNsSandbox) throws -> APNsConfiguration = { try clientConfiguration(for: $0) },
         _ body: (APNsSandbox, APNsClient) async throws -> Void
     ) async throws {
-        let sandboxConfiguration = sandboxConfiguration()
+        var sandboxConfiguration = sandboxConfiguration()
+        if let maximumConcurrentStreams { sandboxConfiguration.maximumConcurrentStreams = maximumConcurrentStreams }
         defer { try? FileManager.default.removeItem(atPath: sandboxConfiguration.caCertificateOutput!) }
         // `APNS_DEBUG=1 swift test` prints the sandbox's debug lines (connections, streams, failures).
         var debugLogger = Logger(label: "sandbox-debug")
@@ -74,6 +77,7 @@ enum Fixture {
             let client = APNsClient(
                 configuration: configuration,
                 requestTimeout: requestTimeout,
+                connections: connections,
                 tokenProvider: provider,
                 logger: logger
             )
