@@ -15,7 +15,8 @@ struct PushBench: AsyncParsableCommand {
         abstract: "Register N activities on one game, score one run, and deliver the N pushes to a local APNs server.",
         discussion: """
             Runs in a throw-away schema of the configured database with an in-process APNs-compatible \
-            server over HTTP/2 + TLS. Measures from the append of the run to each push's acceptance.
+            server over HTTP/2 + TLS (or the one --env-file names). Measures from the append of the run \
+            to each push's acceptance; the projector plans while the worker delivers, as in `serve`.
             """
     )
 
@@ -25,8 +26,22 @@ struct PushBench: AsyncParsableCommand {
     @Option(help: "Number of activities on the game.")
     var activities = 10_000
 
+    @Option(help: "Activities planned in the page's own transaction (the projector's default).")
+    var inlineTargets = Projector().inlineTargets
+
+    @Option(help: "Activities planned per fan-out transaction after the page (the projector's default).")
+    var fanOutChunk = Projector().fanOutChunk
+
+    @Option(help: "HTTP/2 connections of the APNs client.")
+    var connections = 1
+
+    @Option(help: "Deliver to the server an env file describes (SCOREFEED_APNS_* lines) instead of an in-process one.")
+    var envFile: String?
+
     func validate() throws {
-        guard activities > 0 else { throw ValidationError("--activities must be positive") }
+        guard activities > 0, inlineTargets > 0, fanOutChunk > 0, connections > 0 else {
+            throw ValidationError("--activities, --inline-targets, --fan-out-chunk and --connections must be positive")
+        }
     }
 
     func run() async throws {
@@ -35,12 +50,16 @@ struct PushBench: AsyncParsableCommand {
 
     private func measure(url: String) async throws -> [String: Any] {
         let connection = try await PostgresConnection.connect(url)
+        // Delivery on a connection of its own, as in `serve`: it claims while the projector plans.
+        let deliveryConnection = try await PostgresConnection.connect(url)
         try await Migrator().migrate(connection, logger: Runtime.logger)
-        let count = activities
-        let numbers = try await withBenchAPNs { client, sandbox -> [String: Double] in
-            guard let sandbox else { throw CLIError("bench push needs the local APNs server") }
+        let (count, inline, chunk) = (activities, inlineTargets, fanOutChunk)
+        let numbers = try await withBenchAPNs(envFile: envFile, connections: connections) {
+            client, sandbox -> [String: Double] in
             let ingestor = Ingestor(connection: connection)
-            let projector = Projector(clock: .wall({ Date() }))
+            var projector = Projector(clock: .wall({ Date() }))
+            projector.inlineTargets = inline
+            projector.fanOutChunk = chunk
             let now = Date()
             let team = { (code: String) in Team(code: code, name: code, logo: "") }
             _ = try await ingestor.ingest([
@@ -56,54 +75,98 @@ struct PushBench: AsyncParsableCommand {
                     gameId: "bench", tokens: tokens, environment: .production, bundleId: "com.example.scores",
                     frequentUpdates: false, at: now.addingTimeInterval(-30), in: session)
             }
-            let worker = DeliveryWorker(connection: connection, client: { _ in client }, logger: Runtime.logger)
+            let worker = DeliveryWorker(connection: deliveryConnection, client: { _ in client }, logger: Runtime.logger)
+            // The connection and the JWT exist before the clock starts, as in a running server.
+            _ = await client.send(
+                APNsRequest(deviceToken: String(repeating: "f", count: 64), payload: Array(#"{"aps":{}}"#.utf8)))
+            await sandbox?.removeAllDeliveries()
 
-            let backend = try await connection.withSession {
-                try $0.query("SELECT pg_backend_pid() AS pid")[0].int("pid")
+            var backends: [Int] = []
+            for session in [connection, deliveryConnection] {
+                backends.append(
+                    try await session.withSession { try $0.query("SELECT pg_backend_pid() AS pid")[0].int("pid") })
             }
-            let (cpuBefore, backendBefore) = (processCPUSeconds(), localBackendCPUSeconds(pid: backend))
+            func backendCPU() -> Double? {
+                let each = backends.map(localBackendCPUSeconds(pid:))
+                return each.contains { $0 == nil } ? nil : each.reduce(0) { $0 + $1! }
+            }
+            let (cpuBefore, backendBefore) = (processCPUSeconds(), backendCPU())
             let appendedAt = Date()
             let began = ContinuousClock.now
             _ = try await ingestor.ingest(
                 FeedMessage(id: "bench-3", gameId: "bench", at: appendedAt, event: .runScored(team: .home, runs: 1)))
-            try await projector.catchUp(connection)
-            let planned = ContinuousClock.now
-            let (cpuPlanned, backendPlanned) = (processCPUSeconds(), localBackendCPUSeconds(pid: backend))
-            let total = try await worker.run(untilEmpty: true)
+            let committedAt = Date()
+            let committed = ContinuousClock.now
+            // The projector plans (the first activities in the page, the rest in chunks) while the
+            // worker delivers what is committed, polling every millisecond as NOTIFY would wake it.
+            let planning = Task { () throws -> ContinuousClock.Instant in
+                try await projector.catchUp(connection)
+                return ContinuousClock.now
+            }
+            let finished = DoneFlag()
+            Task {
+                _ = try? await planning.value
+                finished.set()
+            }
+            var total = DeliveryRound()
+            while true {
+                let plannedBefore = finished.isSet
+                let round = try await worker.run(untilEmpty: true, pollInterval: 0.001)
+                total.add(round)
+                if plannedBefore && round.claimed == 0 { break }
+                if round.claimed == 0 { try await Task.sleep(for: .milliseconds(1)) }
+            }
+            let planned = try await planning.value
             let done = ContinuousClock.now
-            let (cpuDone, backendDone) = (processCPUSeconds(), localBackendCPUSeconds(pid: backend))
+            let (cpuDone, backendDone) = (processCPUSeconds(), backendCPU())
             func spent(_ from: Double?, _ to: Double?) -> Double {
                 guard let from, let to else { return -1 }
                 return rounded((to - from) * 1000, places: 0)
             }
-            let latencies = await sandbox.delivered().map { $0.time.timeIntervalSince(appendedAt) * 1000 }.sorted()
             let seconds = (done - began) / .seconds(1)
-            return [
+            var numbers: [String: Double] = [
                 "activities": Double(count), "delivered": Double(total.sent), "retried": Double(total.retried),
+                "inlineTargets": Double(inline), "fanOutChunk": Double(chunk),
                 // End to end: from the append of the run to the last push accepted.
                 "pushesPerSecond": rounded(Double(total.sent) / seconds, places: 0),
-                "planMs": rounded((planned - began) / .milliseconds(1), places: 1),
-                // The delivery phase alone: from the outbox rows committed to the last push accepted.
-                "deliveryMs": rounded((done - planned) / .milliseconds(1), places: 1),
-                "deliveryPushesPerSecond": rounded(Double(total.sent) / ((done - planned) / .seconds(1)), places: 0),
+                "appendMs": rounded((committed - began) / .milliseconds(1), places: 1),
+                // From the append committed to the last activity planned (delivery runs meanwhile).
+                "planMs": rounded((planned - committed) / .milliseconds(1), places: 1),
                 "appendToLastPushMs": rounded(seconds * 1000, places: 1),
-                "p50AppendToPushMs": rounded(nearestRank(latencies, 50), places: 1),
-                "p99AppendToPushMs": rounded(nearestRank(latencies, 99), places: 1),
-                "connections": Double(sandbox.connectionCount()),
-                // CPU time of this process (client, local APNs server, worker) and of the PostgreSQL
-                // backend serving its connection (-1 when it does not run on this machine): over the
-                // whole span, and over the delivery phase alone.
+                "connections": Double(connections),
+                // CPU time of this process (client, worker, projector, and the local APNs server
+                // when in-process) and of the PostgreSQL backends of its two connections (-1 when
+                // they do not run on this machine).
                 "cpuScorefeedMs": spent(cpuBefore, cpuDone),
                 "cpuPostgresBackendMs": spent(backendBefore, backendDone),
-                "cpuDeliveryScorefeedMs": spent(cpuPlanned, cpuDone),
-                "cpuDeliveryPostgresBackendMs": spent(backendPlanned, backendDone),
             ]
+            if let sandbox {
+                // Acceptance times as the local APNs server recorded them.
+                let accepted = await sandbox.delivered().map(\.time)
+                let fromCommit = accepted.map { $0.timeIntervalSince(committedAt) * 1000 }.sorted()
+                let fromAppend = accepted.map { $0.timeIntervalSince(appendedAt) * 1000 }.sorted()
+                numbers["commitToFirstPushMs"] = rounded(fromCommit.first ?? -1, places: 1)
+                numbers["p50AppendToPushMs"] = rounded(nearestRank(fromAppend, 50), places: 1)
+                numbers["p99AppendToPushMs"] = rounded(nearestRank(fromAppend, 99), places: 1)
+            }
+            return numbers
         }
         await connection.close()
-        var result: [String: Any] = ["benchmark": "push"]
+        await deliveryConnection.close()
+        var result: [String: Any] = [
+            "benchmark": "push", "server": envFile.map { "as in \($0)" } ?? "in-process local APNs server",
+        ]
         for (key, value) in numbers { result[key] = value.rounded() == value ? Int(value) as Any : value as Any }
         return result
     }
+}
+
+/// A flag set once, read from any task.
+private final class DoneFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
 }
 
 /// The CPU time (user + system) of a PostgreSQL backend process on this machine, `nil` when the

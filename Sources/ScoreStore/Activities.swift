@@ -82,9 +82,11 @@ public enum Activities {
         let result = try session.query(
             """
             INSERT INTO activities (game_id, push_token, environment, bundle_id, frequent_updates, registered_at,
-                                    throttle_state)
-            VALUES ($1, $2, $3, $4, $5, $6, $7)
-            ON CONFLICT (push_token) DO UPDATE SET active = true, deactivated_reason = NULL
+                                    throttle_state, planned_position)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, \(Self.gamePosition))
+            ON CONFLICT (push_token) DO UPDATE SET active = true, deactivated_reason = NULL,
+                planned_position = CASE WHEN activities.active THEN activities.planned_position
+                                        ELSE EXCLUDED.planned_position END
                 WHERE activities.game_id = EXCLUDED.game_id
             RETURNING \(columns)
             """,
@@ -107,8 +109,8 @@ public enum Activities {
         let result = try session.query(
             """
             INSERT INTO activities (game_id, push_token, environment, bundle_id, frequent_updates, registered_at,
-                                    throttle_state)
-            SELECT $1, t, $3, $4, $5, $6, $7 FROM unnest($2::text[]) AS t
+                                    throttle_state, planned_position)
+            SELECT $1, t, $3, $4, $5, $6, $7, \(Self.gamePosition) FROM unnest($2::text[]) AS t
             """, [gameId, normalized, environment.rawValue, bundleId, frequentUpdates, registeredAt, throttle])
         return result.affectedRows
     }
@@ -142,13 +144,41 @@ public enum Activities {
         return try result[0].int("n") == 1
     }
 
-    /// The push targets of these games' active activities, locked for the transaction.
-    static func targets(_ gameIds: [String], in session: PostgresSession) throws -> [String: [StoredTarget]] {
+    /// A new activity starts planned through its game's projected position: it gets the changes
+    /// after its registration, never the game's past.
+    private static let gamePosition = "coalesce((SELECT position FROM score_states WHERE game_id = $1), 0)"
+
+    /// The push targets of these games' active activities, locked for the transaction, in id order.
+    /// With `upToDateLimit`, only those planned through their game's projected position (the others
+    /// are behind, for ``behind(limit:in:)``), and at most that many per game.
+    static func targets(
+        _ gameIds: [String], upToDateLimit: Int? = nil, in session: PostgresSession
+    ) throws -> [String: [StoredTarget]] {
+        var ids: [Int]?
+        if let upToDateLimit {
+            let candidates = try session.query(
+                """
+                SELECT a.id, a.game_id FROM activities a LEFT JOIN score_states s ON s.game_id = a.game_id
+                WHERE a.game_id = ANY($1::text[]) AND a.active AND a.planned_position = coalesce(s.position, 0)
+                ORDER BY a.id
+                """, [gameIds])
+            var perGame: [String: Int] = [:]
+            ids = []
+            for row in candidates.rows {
+                let game = try row.string("game_id")
+                let taken = perGame[game, default: 0]
+                guard taken < upToDateLimit else { continue }
+                perGame[game] = taken + 1
+                ids!.append(try row.int("id"))
+            }
+            guard !ids!.isEmpty else { return [:] }
+        }
         let result = try session.query(
             """
             SELECT id, game_id, \(throttleColumns) FROM activities
-            WHERE game_id = ANY($1::text[]) AND active ORDER BY id FOR UPDATE
-            """, [gameIds])
+            WHERE game_id = ANY($1::text[]) AND active AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))
+            ORDER BY id FOR UPDATE
+            """, [gameIds, ids])
         var byGame: [String: [StoredTarget]] = [:]
         var states = StateCache()
         for row in result.rows {
@@ -156,6 +186,24 @@ public enum Activities {
             byGame[target.gameId, default: []].append(target)
         }
         return byGame
+    }
+
+    /// Up to `limit` active activities not yet planned through their game's projected position,
+    /// locked (others skip them), with the position each was planned through and its game's.
+    static func behind(limit: Int, in session: PostgresSession) throws -> [(
+        target: StoredTarget, planned: Int, game: Int
+    )] {
+        let result = try session.query(
+            """
+            SELECT a.id, a.game_id, a.planned_position, s.position AS game_position, \(throttleColumns)
+            FROM activities a JOIN score_states s ON s.game_id = a.game_id
+            WHERE a.active AND a.planned_position < s.position
+            ORDER BY a.id LIMIT $1 FOR UPDATE OF a SKIP LOCKED
+            """, [limit])
+        var states = StateCache()
+        return try result.rows.map {
+            (try decodeTarget($0, states: &states), try $0.int("planned_position"), try $0.int("game_position"))
+        }
     }
 
     /// Active activities whose target must be ticked by `now`, locked (others skip them).
@@ -170,7 +218,11 @@ public enum Activities {
     }
 
     /// Stores many targets' planner state in one statement, with when each must be ticked next.
-    static func save(_ targets: [StoredTarget], planner: PushPlanner, in session: PostgresSession) throws {
+    /// With `plannedThrough`, each target's game maps to the position it is now planned through.
+    static func save(
+        _ targets: [StoredTarget], planner: PushPlanner, plannedThrough: [String: Int]? = nil,
+        in session: PostgresSession
+    ) throws {
         guard !targets.isEmpty else { return }
         var ids: [Int] = []
         var texts: [String] = []
@@ -192,12 +244,14 @@ public enum Activities {
         try session.query(
             """
             UPDATE activities a SET throttle_state = u.t, throttle = NULL, next_deadline = u.d,
-                ended_at = CASE WHEN u.e THEN coalesce(a.ended_at, now()) ELSE a.ended_at END
-            FROM unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::bool[]) AS u(id, t, d, e)
+                ended_at = CASE WHEN u.e THEN coalesce(a.ended_at, now()) ELSE a.ended_at END,
+                planned_position = coalesce(u.p, a.planned_position)
+            FROM unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::bool[], $5::bigint[]) AS u(id, t, d, e, p)
             WHERE a.id = u.id
             """,
             [
                 ids, texts, targets.map { planner.nextDeadline($0.target) }, targets.map { planner.isEnded($0.target) },
+                targets.map { plannedThrough?[$0.gameId] },
             ])
     }
 

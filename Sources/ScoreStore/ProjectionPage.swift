@@ -158,4 +158,57 @@ public enum ProjectionPage {
         if planning != nil { effects.targets = order.flatMap { targets[$0] ?? [] } }
         return effects
     }
+    /// What catching targets up does: their new state and the pushes planned for them.
+    public struct FanOut: Sendable, Equatable {
+        public var targets: [StoredTarget] = []
+        public var pushes: [PlannedPush] = []
+        public var coalesced = 0
+    }
+
+    /// Catches targets of one game up that were left behind (planned through an earlier position
+    /// than the game's): each takes, in order, every change of `history` after the position it was
+    /// planned through, up to `position`, exactly as the page would have given it.
+    ///
+    /// - Parameters:
+    ///   - history: the game's stream from its first event (at least through `position`).
+    ///   - position: the game's projected position: the targets end planned through it.
+    ///   - targets: the behind targets with the position each was planned through.
+    /// - Throws: ``StoreError/corruptEvent(position:reason:)`` when the fold refuses a stored event.
+    public static func fanOut(
+        history: [RecordedEvent], through position: Int, targets: [(target: StoredTarget, planned: Int)],
+        planning: Planning
+    ) throws(StoreError) -> FanOut {
+        let earliest = targets.map(\.planned).min() ?? position
+        var changes: [(position: Int, change: GameChange, now: Date)] = []
+        var state: ScoreState?
+        for event in history where event.position <= position {
+            let next: ScoreState
+            do {
+                next = try ScoreFold.apply(event.message, to: state)
+            } catch {
+                throw StoreError.corruptEvent(position: event.position, reason: "the fold refuses it: \(error)")
+            }
+            if event.position > earliest {
+                changes.append(
+                    (
+                        event.position, GameChange(previous: state, next: next, event: event.message.event),
+                        planning.clock.now(event: event.message.at)
+                    ))
+            }
+            state = next
+        }
+        var result = FanOut()
+        for (stored, planned) in targets {
+            var stored = stored
+            for (at, change, now) in changes where at > planned {
+                let made = planning.planner.receive(change, for: &stored.target, at: now)
+                if made.isEmpty && planning.planner.isHoldingBack(stored.target) { result.coalesced += 1 }
+                result.pushes += made.map {
+                    PlannedPush(activityId: stored.id, gameId: stored.gameId, position: at, push: $0)
+                }
+            }
+            result.targets.append(stored)
+        }
+        return result
+    }
 }

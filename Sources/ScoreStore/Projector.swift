@@ -8,10 +8,14 @@ import ScoreDomain
 ///
 /// Each step reads the next page of events after the projector's checkpoint, folds it with
 /// ``ProjectionPage`` (pure), and in ONE transaction writes what the page returned: the changed
-/// `score_states` rows, each game's state after every event (``StateChanges``), the targets' new
-/// planner state, the planned pushes (the outbox) and the new checkpoint. The checkpoint row is
-/// locked for the transaction, so two projectors never apply the same events; a crash between any
-/// two steps loses or repeats nothing.
+/// `score_states` rows, each game's state after every event (``StateChanges``), the new planner
+/// state of the first ``inlineTargets`` activities of each game, their planned pushes (the outbox)
+/// and the new checkpoint. The activities beyond those (a large audience) are caught up right after
+/// in transactions of ``fanOutChunk`` activities each (``ProjectionPage/fanOut(history:through:targets:planning:)``),
+/// so the first pushes are committed, and delivered, while the rest is planned: each activity
+/// records the position it was planned through and takes every change after it in order. The
+/// checkpoint row is locked by every transaction, so two projectors never apply the same events or
+/// plan the same activity; a crash between any two steps loses or repeats nothing.
 public struct Projector: Sendable {
     /// The checkpoint's name in `projection_checkpoints`.
     public static let name = "score_states"
@@ -19,6 +23,10 @@ public struct Projector: Sendable {
     public let planner: PushPlanner
     public let clock: PushClock
     public let pageSize: Int
+    /// Activities of a game planned in the page's own transaction (the rest are fanned out after).
+    public var inlineTargets = 100
+    /// Activities caught up per fan-out transaction.
+    public var fanOutChunk = 1000
     /// Told after each committed page how many changes were held back to coalesce with a later
     /// update (for metrics).
     public var onCoalesced: (@Sendable (Int) -> Void)?
@@ -44,30 +52,63 @@ public struct Projector: Sendable {
     public func catchUp(_ connection: PostgresConnection, audience: inout Audience?) async throws -> Int {
         var total = 0
         while true {
-            let applied = try await step(connection, audience: &audience)
+            let (applied, fanned) = try await work(connection, audience: &audience)
             total += applied
-            if applied == 0 { return total }
+            if applied == 0 && fanned == 0 { return total }
         }
     }
 
-    /// Applies at most one page of events in one transaction. Returns how many it applied.
+    /// Applies at most one page of events, then catches up at most one chunk of activities left
+    /// behind, each in its own transaction. Returns how much it did (events plus activities; 0: idle).
     public func step(_ connection: PostgresConnection) async throws -> Int {
         var audience: Audience?
-        return try await step(connection, audience: &audience)
+        let (applied, fanned) = try await work(connection, audience: &audience)
+        return applied + fanned
     }
 
-    /// One page, planning the `audience`'s pushes too; the audience changes only if the page commits.
-    public func step(_ connection: PostgresConnection, audience: inout Audience?) async throws -> Int {
+    /// One page, planning the `audience`'s pushes too (the audience changes only if the page
+    /// commits), then one fan-out chunk. Returns the events applied and the activities caught up.
+    private func work(_ connection: PostgresConnection, audience: inout Audience?) async throws -> (Int, Int) {
         let planning = ProjectionPage.Planning(planner: planner, clock: clock)
-        let (pageSize, before) = (self.pageSize, audience)
+        let (pageSize, inline, before) = (self.pageSize, inlineTargets, audience)
         let (applied, coalesced, after) = try await connection.transaction { tx in
             var audience = before
-            let effects = try Self.applyPage(pageSize: pageSize, planning: planning, audience: &audience, in: tx)
+            let effects = try Self.applyPage(
+                pageSize: pageSize, planning: planning, inlineTargets: inline, audience: &audience, in: tx)
             return (effects?.changes.count ?? 0, effects?.coalesced ?? 0, audience)
         }
         audience = after
-        if coalesced > 0 { onCoalesced?(coalesced) }
-        return applied
+        let chunk = fanOutChunk
+        let fanned = try await connection.transaction { tx in
+            try Self.fanOut(limit: chunk, planning: planning, in: tx)
+        }
+        if coalesced + fanned.coalesced > 0 { onCoalesced?(coalesced + fanned.coalesced) }
+        return (applied, fanned.targets.count)
+    }
+
+    /// Catches up to `limit` activities left behind by earlier pages (see the type's description),
+    /// inside the caller's transaction. Returns what it planned.
+    public static func fanOut(
+        limit: Int, planning: ProjectionPage.Planning, in tx: PostgresSession
+    ) throws -> ProjectionPage.FanOut {
+        _ = try lockCheckpoint(in: tx)
+        let behind = try Activities.behind(limit: limit, in: tx)
+        guard !behind.isEmpty else { return ProjectionPage.FanOut() }
+        var result = ProjectionPage.FanOut()
+        var through: [String: Int] = [:]
+        for (gameId, group) in Dictionary(grouping: behind, by: \.target.gameId) {
+            let position = group[0].game
+            through[gameId] = position
+            let done = try ProjectionPage.fanOut(
+                history: try EventLog.readStream(gameId, in: tx), through: position,
+                targets: group.map { ($0.target, $0.planned) }, planning: planning)
+            result.targets += done.targets
+            result.pushes += done.pushes
+            result.coalesced += done.coalesced
+        }
+        try Activities.save(result.targets, planner: planning.planner, plannedThrough: through, in: tx)
+        try ActivityPushes.insert(result.pushes, in: tx)
+        return result
     }
 
     /// Empties `score_states` (and its history of changes) and folds the whole log again, in one
@@ -107,14 +148,15 @@ public struct Projector: Sendable {
     /// touch, fold them (``ProjectionPage``; planning pushes unless `planning` is nil, as in a
     /// rebuild), and write the effects. Returns the effects, or `nil` when nothing was left.
     public static func applyPage(
-        pageSize: Int, planning: ProjectionPage.Planning?, audience: inout Audience?, in tx: PostgresSession
+        pageSize: Int, planning: ProjectionPage.Planning?, inlineTargets: Int = .max, audience: inout Audience?,
+        in tx: PostgresSession
     ) throws -> ProjectionPage.Effects? {
         let checkpoint = try lockCheckpoint(in: tx)
         let events = try EventLog.readAll(afterPosition: checkpoint, limit: pageSize, in: tx)
         let games = Array(Set(events.map(\.message.gameId)))
         guard !games.isEmpty else { return nil }
         let states = try ScoreProjection.load(games, in: tx)
-        let targets = planning == nil ? [:] : try Activities.targets(games, in: tx)
+        let targets = planning == nil ? [:] : try Activities.targets(games, upToDateLimit: inlineTargets, in: tx)
         if let planning, audience != nil {
             // Games met mid-stream (their start was projected before this run): the audience
             // catches up on their history first, silently.
@@ -130,7 +172,8 @@ public struct Projector: Sendable {
         try ScoreProjection.save(effects.states, in: tx)
         try StateChanges.insert(effects.changes, in: tx)
         if let planning {
-            try Activities.save(effects.targets, planner: planning.planner, in: tx)
+            let through = Dictionary(uniqueKeysWithValues: effects.states.map { ($0.state.gameId, $0.position) })
+            try Activities.save(effects.targets, planner: planning.planner, plannedThrough: through, in: tx)
             try ActivityPushes.insert(effects.pushes, in: tx)
         }
         try tx.query(

@@ -49,6 +49,37 @@ struct ActivityPushTests {
         }
     }
 
+    @Test(
+        "planning one activity in the page and fanning the others out one per transaction gives each activity exactly its golden pushes",
+        arguments: ReplayTests.fixtures)
+    func fannedOut(_ name: String) async throws {
+        try await withStore { connection in
+            let file = fixture("\(name).jsonl")
+            try await registerActivities(for: file, connection)
+            var projector = Projector()
+            projector.inlineTargets = 1
+            projector.fanOutChunk = 1
+            _ = try await Replayer(ingestor: Ingestor(connection: connection), projector: projector).replay(
+                files: [file]
+            ) { _, _ in }
+            let gameId = try FeedFile.read(file)[0].message.gameId
+            // The outbox interleaves activities differently; each activity's own stream must not change.
+            func perActivity(_ text: String) -> [Substring: [Substring]] {
+                Dictionary(grouping: text.split(separator: "\n"), by: { $0.prefix { $0 != "," } })
+            }
+            let produced = perActivity(try await pushLines(gameId, connection))
+            let golden = perActivity(try String(contentsOfFile: fixture("\(name).pushes.jsonl"), encoding: .utf8))
+            #expect(produced == golden)
+            #expect(produced.count == 3)
+            let behind = try await connection.query(
+                """
+                SELECT count(*) AS n FROM activities a JOIN score_states s USING (game_id)
+                WHERE a.planned_position <> s.position
+                """)[0].int("n")
+            #expect(behind == 0)
+        }
+    }
+
     @Test("the same replay on a fresh database gives the same pushes, apns-ids included")
     func deterministic() async throws {
         let file = fixture("extra-innings-walkoff.jsonl")
