@@ -27,6 +27,9 @@ struct RetrosheetBench: AsyncParsableCommand {
     @Flag(help: "Only the in-memory part.")
     var memoryOnly = false
 
+    @Flag(help: "Register one activity per game (15 minutes before its first pitch), so the outbox holds its pushes.")
+    var activities = false
+
     func run() async throws {
         let files = try FeedSources.expand([data], accept: FeedSources.isEventFile)
         // In memory: bytes are read inside the timed part, as a replay would.
@@ -60,16 +63,41 @@ struct RetrosheetBench: AsyncParsableCommand {
         let connection = try await PostgresConnection.connect(url)
         try await Migrator().migrate(connection, logger: Runtime.logger)
         let began = ContinuousClock.now
+        if activities {
+            try await connection.transaction { tx in
+                for (index, game) in games.enumerated() {
+                    guard let first = game.first?.message, case .gameScheduled(_, _, let startsAt) = first.event
+                    else { continue }
+                    _ = try Activities.register(
+                        gameId: first.gameId, token: String(format: "%064x", index + 1), environment: .production,
+                        bundleId: "com.example.scores", frequentUpdates: false,
+                        at: startsAt.addingTimeInterval(-15 * 60), in: tx)
+                }
+            }
+        }
         let summary = try await Replayer(ingestor: Ingestor(connection: connection)).replay(games: games) { _, _ in }
         let seconds = (ContinuousClock.now - began) / .seconds(1)
+        // Tables with their indexes and TOAST, in the bench's schema: what the season occupies.
+        let sizes = try await connection.query(
+            """
+            SELECT c.relname AS name, pg_total_relation_size(c.oid) AS bytes FROM pg_class c
+            JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND c.relkind = 'r' ORDER BY bytes DESC
+            """
+        ).rows.map { (try $0.string("name"), try $0.int("bytes")) }
+        let megabytes = { (bytes: Int) in rounded(Double(bytes) / 1_048_576, places: 1) }
+        let outbox = try await connection.query("SELECT count(*) AS n FROM activity_pushes")[0].int("n")
         let again = ContinuousClock.now
         let second = try await Replayer(ingestor: Ingestor(connection: connection)).replay(games: games) { _, _ in }
         let againSeconds = (ContinuousClock.now - again) / .seconds(1)
         await connection.close()
         return [
-            "endToEndSeconds": rounded(seconds, places: 3), "pushes": summary.pushes,
+            "endToEndSeconds": rounded(seconds, places: 3), "pushes": summary.pushes, "activities": activities,
+            "outboxPushes": outbox,
             "endToEndEventsPerSecond": rounded(Double(summary.accepted) / seconds, places: 0),
             "replayAgainSeconds": rounded(againSeconds, places: 3), "replayAgainDuplicates": second.duplicates,
+            "databaseMB": megabytes(sizes.reduce(0) { $0 + $1.1 }),
+            "largestTablesMB": Dictionary(uniqueKeysWithValues: sizes.prefix(4).map { ($0.0, megabytes($0.1)) }),
         ]
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PostgresClient
 import ScoreStore
@@ -24,9 +25,13 @@ struct ChangeFeedService: Service {
             try await untilGracefulShutdown {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
+                        // Each game's latest state, so a new event is folded onto it, not its whole stream.
+                        let cache = CacheBox()
                         try await follower.run { connection in
                             let after = await hub.head
-                            let changes = try await connection.withSession { try StateChanges.after(after, in: $0) }
+                            let changes = try await connection.withSession { session in
+                                try cache.withLock { try StateChanges.after(after, cache: &$0, in: session) }
+                            }
                             await hub.publish(changes)
                             return !changes.isEmpty
                         }
@@ -46,5 +51,17 @@ struct ChangeFeedService: Service {
             throw error
         }
         await hub.close()
+    }
+}
+
+/// The change feed's cache of each game's latest state (used by one follower at a time).
+private final class CacheBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cache = StateChanges.Cache()
+
+    func withLock<T>(_ body: (inout StateChanges.Cache) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&cache)
     }
 }

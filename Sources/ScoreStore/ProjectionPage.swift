@@ -56,8 +56,8 @@ public enum ProjectionPage {
     public struct Effects: Sendable, Equatable {
         /// The new state of every game the page touched, with the position of its last event.
         public var states: [(state: ScoreState, position: Int)] = []
-        /// Each game's state after every event, for the live stream.
-        public var changes: [StateChange] = []
+        /// The position of every event the page folded, in order.
+        public var positions: [Int] = []
         /// Every stored target the page stepped, in its new state.
         public var targets: [StoredTarget] = []
         /// The pushes planned for stored targets, in planning order.
@@ -70,7 +70,7 @@ public enum ProjectionPage {
         public static func == (lhs: Effects, rhs: Effects) -> Bool {
             lhs.states.map(\.state) == rhs.states.map(\.state)
                 && lhs.states.map(\.position) == rhs.states.map(\.position)
-                && lhs.changes == rhs.changes && lhs.targets == rhs.targets && lhs.pushes == rhs.pushes
+                && lhs.positions == rhs.positions && lhs.targets == rhs.targets && lhs.pushes == rhs.pushes
                 && lhs.checkpoint == rhs.checkpoint && lhs.coalesced == rhs.coalesced
         }
     }
@@ -120,7 +120,7 @@ public enum ProjectionPage {
         var states = states
         var targets = targets
         var effects = Effects(checkpoint: last.position)
-        effects.changes.reserveCapacity(events.count)
+        effects.positions.reserveCapacity(events.count)
         var lastPositions: [String: Int] = [:]
         var order: [String] = []
         for event in events {
@@ -134,7 +134,7 @@ public enum ProjectionPage {
             }
             states[gameId] = next
             if lastPositions.updateValue(event.position, forKey: gameId) == nil { order.append(gameId) }
-            effects.changes.append(StateChange(position: event.position, gameId: gameId, state: next.canonicalJSON()))
+            effects.positions.append(event.position)
             guard let planning else { continue }
             let change = GameChange(previous: previous, next: next, event: event.message.event)
             let now = planning.clock.now(event: event.message.at)

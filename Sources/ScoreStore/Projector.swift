@@ -8,7 +8,7 @@ import ScoreDomain
 ///
 /// Each step reads the next page of events after the projector's checkpoint, folds it with
 /// ``ProjectionPage`` (pure), and in ONE transaction writes what the page returned: the changed
-/// `score_states` rows, each game's state after every event (``StateChanges``), the new planner
+/// `score_states` rows (the live stream derives each state change from the log, ``StateChanges``), the new planner
 /// state of the first ``inlineTargets`` activities of each game, their planned pushes (the outbox)
 /// and the new checkpoint. The activities beyond those (a large audience) are caught up right after
 /// in transactions of ``fanOutChunk`` activities each (``ProjectionPage/fanOut(history:through:targets:planning:)``),
@@ -75,7 +75,7 @@ public struct Projector: Sendable {
             var audience = before
             let effects = try Self.applyPage(
                 pageSize: pageSize, planning: planning, inlineTargets: inline, audience: &audience, in: tx)
-            return (effects?.changes.count ?? 0, effects?.coalesced ?? 0, audience)
+            return (effects?.positions.count ?? 0, effects?.coalesced ?? 0, audience)
         }
         audience = after
         let chunk = fanOutChunk
@@ -111,7 +111,7 @@ public struct Projector: Sendable {
         return result
     }
 
-    /// Empties `score_states` (and its history of changes) and folds the whole log again, in one
+    /// Empties `score_states` and folds the whole log again, in one
     /// transaction, without planning pushes (those already planned stay as they are). Returns the
     /// number of events folded.
     public func rebuild(_ connection: PostgresConnection) async throws -> Int {
@@ -119,13 +119,12 @@ public struct Projector: Sendable {
         return try await connection.transaction { tx in
             _ = try Self.lockCheckpoint(in: tx)
             try tx.query("DELETE FROM score_states")
-            try tx.query("DELETE FROM score_state_changes")
             try tx.query(
                 "UPDATE projection_checkpoints SET position = 0, updated_at = now() WHERE name = $1", [Self.name])
             var total = 0
             var audience: Audience?
             while let effects = try Self.applyPage(pageSize: pageSize, planning: nil, audience: &audience, in: tx) {
-                total += effects.changes.count
+                total += effects.positions.count
             }
             return total
         }
@@ -170,7 +169,7 @@ public struct Projector: Sendable {
                 events, states: states, targets: targets, planning: planning, audience: &audience)
         else { return nil }
         try ScoreProjection.save(effects.states, in: tx)
-        try StateChanges.insert(effects.changes, in: tx)
+        try StateChanges.notify(upTo: effects.checkpoint, in: tx)
         if let planning {
             let through = Dictionary(uniqueKeysWithValues: effects.states.map { ($0.state.gameId, $0.position) })
             try Activities.save(effects.targets, planner: planning.planner, plannedThrough: through, in: tx)

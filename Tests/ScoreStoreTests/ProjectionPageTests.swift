@@ -91,7 +91,7 @@ struct ProjectionPageTests {
         #expect(effects.pushes.allSatisfy { push in testCase.events.contains { $0.position == push.position } })
         #expect(effects.coalesced == testCase.coalesced)
         #expect(effects.checkpoint == testCase.events.last?.position)
-        #expect(effects.changes.map(\.position) == testCase.events.map(\.position))
+        #expect(effects.positions == testCase.events.map(\.position))
         #expect(Set(effects.states.map(\.state.gameId)) == Set(testCase.events.map(\.message.gameId)))
         for (state, position) in effects.states {
             #expect(position == testCase.events.last { $0.message.gameId == state.gameId }?.position)
