@@ -198,7 +198,8 @@ public struct DeliveryWorker: Sendable {
     ///
     /// - Returns: the totals; stops early when delivery is paused (see ``DeliveryRound/paused``).
     public func run(
-        untilEmpty: Bool, pollInterval: Double = 0.5, stop: @Sendable () -> Bool = { false }
+        untilEmpty: Bool, pollInterval: Double = 0.5, wakeup: DeliveryWakeup? = nil,
+        stop: @Sendable () -> Bool = { false }
     ) async throws -> DeliveryRound {
         // Every decision is the state machine's; this loop performs its actions.
         var machine = DeliveryStateMachine(untilEmpty: untilEmpty, pollInterval: pollInterval)
@@ -235,7 +236,11 @@ public struct DeliveryWorker: Sendable {
                     action = machine.failed(recordFailed: false)
                 }
             case .sleep(let seconds):
-                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                if let wakeup {
+                    await wakeup.wait(upTo: seconds)
+                } else {
+                    try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                }
                 action = machine.woke(stopping: Task.isCancelled || stop())
             case .finish(let attempts, let claimed, let total):
                 do {

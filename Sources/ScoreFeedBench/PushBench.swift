@@ -90,6 +90,16 @@ struct PushBench: AsyncParsableCommand {
                 let each = backends.map(localBackendCPUSeconds(pid:))
                 return each.contains { $0 == nil } ? nil : each.reduce(0) { $0 + $1! }
             }
+            let wakeup = DeliveryWakeup()
+            let follower = LogFollower(url: url, channel: ActivityPushes.channel, logger: Runtime.logger)
+            let listening = Task {
+                try await follower.run { _ in
+                    wakeup.signal()
+                    return false
+                }
+            }
+            // Listening before the clock starts.
+            await wakeup.wait(upTo: 5)
             let (cpuBefore, backendBefore) = (processCPUSeconds(), backendCPU())
             let appendedAt = Date()
             let began = ContinuousClock.now
@@ -98,7 +108,7 @@ struct PushBench: AsyncParsableCommand {
             let committedAt = Date()
             let committed = ContinuousClock.now
             // The projector plans (the first activities in the page, the rest in chunks) while the
-            // worker delivers what is committed, polling every millisecond as NOTIFY would wake it.
+            // worker delivers what is committed, woken by the outbox's notifications as in `serve`.
             let planning = Task { () throws -> ContinuousClock.Instant in
                 try await projector.catchUp(connection)
                 return ContinuousClock.now
@@ -107,15 +117,17 @@ struct PushBench: AsyncParsableCommand {
             Task {
                 _ = try? await planning.value
                 finished.set()
+                wakeup.signal()
             }
             var total = DeliveryRound()
             while true {
                 let plannedBefore = finished.isSet
-                let round = try await worker.run(untilEmpty: true, pollInterval: 0.001)
+                let round = try await worker.run(untilEmpty: true, wakeup: wakeup)
                 total.add(round)
                 if plannedBefore && round.claimed == 0 { break }
-                if round.claimed == 0 { try await Task.sleep(for: .milliseconds(1)) }
+                if round.claimed == 0 { await wakeup.wait(upTo: 0.5) }
             }
+            listening.cancel()
             let planned = try await planning.value
             let done = ContinuousClock.now
             let (cpuDone, backendDone) = (processCPUSeconds(), backendCPU())

@@ -152,7 +152,9 @@ struct DeliveryStarter: Service {
                 let metrics = server.metrics
                 worker.observe = { metrics.push(outcome: $0, reason: $1) }
                 do {
-                    try await DeliveryService(worker: worker, drain: server.drain, logger: logger).run()
+                    try await DeliveryService(
+                        worker: worker, drain: server.drain, url: server.database.url, logger: logger
+                    ).run()
                     await connection.close()
                     return
                 } catch {

@@ -55,6 +55,8 @@ struct SchedulerService: Service {
 struct DeliveryService: Service {
     let worker: DeliveryWorker
     let drain: Duration
+    /// The database to LISTEN on for new pushes (``ActivityPushes/channel``), which wake the worker.
+    let url: String
     let logger: Logger
 
     private final class Flag: Sendable {
@@ -66,9 +68,18 @@ struct DeliveryService: Service {
     func run() async throws {
         let (worker, drain, logger) = (self.worker, self.drain, self.logger)
         let stopping = Flag()
+        let wakeup = DeliveryWakeup()
+        let follower = LogFollower(url: url, channel: ActivityPushes.channel, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                let total = try await worker.run(untilEmpty: false, stop: { stopping.isSet })
+                // Ends with the group: the worker returning cancels it.
+                try await follower.run { _ in
+                    wakeup.signal()
+                    return false
+                }
+            }
+            group.addTask {
+                let total = try await worker.run(untilEmpty: false, wakeup: wakeup, stop: { stopping.isSet })
                 if let paused = total.paused {
                     logger.critical("push delivery is paused until restarted: APNs said \(paused)")
                     // Serve the rest (ingest, reads) until the server stops.

@@ -46,10 +46,15 @@ public struct OutboxPush: Sendable, Equatable {
 
 /// The `activity_pushes` outbox.
 public enum ActivityPushes {
+    /// The channel notified when a transaction writes pushes to the outbox.
+    public static let channel = "scorefeed_pushes"
+
     /// Inserts planned pushes; each gets a stable `apns-id` derived from its activity's token and
     /// timestamp, so a repeat of the same push is recognisable.
     static func insert(_ pushes: [PlannedPush], in session: PostgresSession) throws {
         guard !pushes.isEmpty else { return }
+        // Delivered at commit: wakes the delivery workers of `serve` at once.
+        try session.query("SELECT pg_notify('\(channel)', '')")
         try session.query(
             """
             INSERT INTO activity_pushes (activity_id, game_id, position, apns_id, event, priority, aps_timestamp,
