@@ -6,5 +6,3 @@
 ALTER TABLE activities ADD COLUMN planned_position bigint NOT NULL DEFAULT 0;
 
 UPDATE activities a SET planned_position = s.position FROM score_states s WHERE s.game_id = a.game_id;
-
-CREATE INDEX activities_planned ON activities (game_id, planned_position) WHERE active;

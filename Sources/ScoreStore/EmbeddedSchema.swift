@@ -271,8 +271,6 @@ extension Migrator {
 
             UPDATE activities a SET planned_position = s.position FROM score_states s WHERE s.game_id = a.game_id;
 
-            CREATE INDEX activities_planned ON activities (game_id, planned_position) WHERE active;
-
             """#
         ),
         (
@@ -282,6 +280,16 @@ extension Migrator {
             -- the event log itself (StateChanges.after folds the streams again, up to the projector's
             -- checkpoint), so the table that held a copy of every state (73 of a season's 124 MB) goes.
             DROP TABLE IF EXISTS score_state_changes;
+
+            """#
+        ),
+        (
+            "0014_outbox_lean.sql",
+            #"""
+            -- A leaner outbox (issue 15): the apns-id is derived from the activity's token (unique) and the
+            -- push's timestamp, and (activity_id, aps_timestamp) is already unique, so its own unique index
+            -- only cost every insert and every state change of a push another index entry.
+            ALTER TABLE activity_pushes DROP CONSTRAINT IF EXISTS activity_pushes_apns_id_key;
 
             """#
         ),
