@@ -138,10 +138,13 @@ public final class APNsClient: Sendable {
         await pool.shutdown()
     }
 
-    /// The header blocks shared by all pushes of one priority in a batch.
+    /// The header blocks shared by all pushes of one priority in a batch. As Apple advises, `:path`
+    /// (a token each) and `authorization` go as literals without indexing; the rest are indexed, so
+    /// HPACK sends them as table references after the first push.
     private struct HeaderKinds {
         let head: HPACKHeaders
         let tails: [APNsPriority: HPACKHeaders]
+        let authorization: String
 
         init(topic: String, authority: String, jwt: String) {
             head = [":method": "POST", ":scheme": "https", ":authority": authority]
@@ -149,19 +152,21 @@ public final class APNsClient: Sendable {
             for priority in APNsPriority.allCases {
                 tails[priority] = [
                     "apns-push-type": "liveactivity", "apns-topic": topic, "apns-priority": String(priority.rawValue),
-                    "authorization": "bearer \(jwt)", "content-type": "application/json",
+                    "content-type": "application/json",
                 ]
             }
             self.tails = tails
+            self.authorization = "bearer \(jwt)"
         }
 
         func request(_ push: APNsRequest, pathPrefix: String) -> HTTP2Request {
             var headers = head
             headers.reserveCapacity(11)
-            headers.add(name: ":path", value: pathPrefix + push.deviceToken)
+            headers.add(name: ":path", value: pathPrefix + push.deviceToken, indexing: .nonIndexable)
             headers.add(contentsOf: tails[push.priority]!)
+            headers.add(name: "authorization", value: authorization, indexing: .nonIndexable)
             headers.add(name: "apns-expiration", value: String(push.expiration))
-            headers.add(name: "apns-id", value: push.apnsId.uuidString.lowercased())
+            headers.add(name: "apns-id", value: push.apnsId.uuidString.lowercased(), indexing: .nonIndexable)
             return HTTP2Request(headers: headers, body: ByteBuffer(bytes: push.payload))
         }
     }
