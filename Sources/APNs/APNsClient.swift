@@ -62,6 +62,11 @@ public final class APNsClient: Sendable {
         var pool = HTTP2ConnectionPool.Configuration(host: host, port: port, tls: tls, connections: connections)
         // 410 Unregistered is the normal churn of tokens, not a sign of a misbehaving provider.
         pool.isError = { $0.status >= 400 && $0.status != 410 }
+        // IdleTimeout, UnrelatedKeyIdInToken, 503 Shutdown: the next push goes on a new connection.
+        pool.retiresConnection = { response in
+            guard response.status == 400 || response.status == 403 || response.status == 503 else { return false }
+            return APNsAction.retiresConnection(status: response.status, reason: Self.result(.success(response)).reason)
+        }
         // The configuration was validated (a client TLS configuration with extra roots always builds).
         self.pool = try! HTTP2ConnectionPool(pool, logger: logger)
     }

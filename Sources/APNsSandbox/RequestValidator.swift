@@ -24,11 +24,15 @@ struct RequestValidator: Sendable {
         return String(path.dropFirst(pathPrefix.count))
     }
 
+    /// The longest token accepted (far above today's 64 or 160 hex digits).
+    static let maximumTokenLength = 1024
+
     func validate(_ request: SandboxRequest, now: Date) -> Verdict {
         guard request.method == "POST" else { return Verdict(status: 405, reason: "MethodNotAllowed") }
         guard let token = request.token else { return Verdict(status: 404, reason: "BadPath") }
         guard !token.isEmpty else { return Verdict(status: 400, reason: "MissingDeviceToken") }
-        guard (64...200).contains(token.utf8.count), Self.isHex(token) else {
+        // Apple: don't assume a token's length. Only its form (hex) and a sanity bound are checked.
+        guard token.utf8.count <= Self.maximumTokenLength, Self.isHex(token) else {
             return Verdict(status: 400, reason: "BadDeviceToken")
         }
         if request.hasDuplicateHeaders { return Verdict(status: 400, reason: "DuplicateHeaders") }

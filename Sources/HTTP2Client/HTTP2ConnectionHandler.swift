@@ -27,6 +27,7 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler, RemovableChannelHandl
         var pingTimeout: TimeAmount
         var errorPolicy: ErrorRateGuard.Policy
         var isError: @Sendable (HTTP2Response) -> Bool
+        var retiresConnection: @Sendable (HTTP2Response) -> Bool
     }
 
     private struct OpenStream {
@@ -156,10 +157,13 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler, RemovableChannelHandl
     private func finish(_ id: HTTP2StreamID, _ outcome: HTTP2Outcome) {
         guard let stream = open.removeValue(forKey: id) else { return }
         stream.batch.complete(stream.index, outcome)
-        if case .success(let response) = outcome, errorGuard.record(isError: settings.isError(response)) {
+        guard case .success(let response) = outcome else { return }
+        if errorGuard.record(isError: settings.isError(response)) {
             retire(
                 "\(errorGuard.errors) of the last \(errorGuard.policy.window) answers were errors",
                 errorRate: true)
+        } else if settings.retiresConnection(response) {
+            retire("the server's answer (\(response.status)) asks for a new connection")
         }
     }
 

@@ -31,6 +31,9 @@ public final class HTTP2ConnectionPool: Sendable {
         public var errorPolicy = ErrorRateGuard.Policy()
         /// Which answers count as errors for the guard (default: 4xx and 5xx).
         public var isError: @Sendable (HTTP2Response) -> Bool = { $0.status >= 400 }
+        /// Answers after which the connection takes no new requests and is replaced (the server says
+        /// the connection itself is the problem).
+        public var retiresConnection: @Sendable (HTTP2Response) -> Bool = { _ in false }
         /// The wait before reconnecting after a failed connect or a retirement for errors.
         public var backoff = Backoff.reconnect
 
@@ -199,7 +202,8 @@ public final class HTTP2ConnectionPool: Sendable {
                     host: configuration.host, port: configuration.port, tls: context,
                     settings: .init(
                         pingInterval: configuration.pingInterval, pingTimeout: configuration.pingTimeout,
-                        errorPolicy: configuration.errorPolicy, isError: configuration.isError),
+                        errorPolicy: configuration.errorPolicy, isError: configuration.isError,
+                        retiresConnection: configuration.retiresConnection),
                     connectTimeout: configuration.connectTimeout, group: group)
             }
         }

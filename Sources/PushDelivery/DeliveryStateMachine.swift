@@ -1,4 +1,5 @@
 import APNs
+import Foundation
 import Retry
 import ScoreStore
 
@@ -130,11 +131,19 @@ public struct DeliveryStateMachine: Sendable, Equatable {
 public enum PushVerdict {
     /// The outcome to record for `push` after `result`, and the reason delivery must pause, if any.
     ///
+    /// Apple's response table, exactly: a configuration error pauses delivery and deactivates
+    /// nothing; a 410 deactivates only a token registered before the `timestamp` APNs gives (a token
+    /// registered again since is kept, the push failed); a retry after a backoff is made only while the
+    /// push is still useful (before its `apns-expiration`, its stale or dismissal date) unless it was
+    /// already past it when planned (a replay of a past game); a connection-level answer
+    /// (`IdleTimeout`, `UnrelatedKeyIdInToken`) is retried at once, on a new connection.
+    ///
     /// - Parameters:
     ///   - cancelled: the worker is shutting down: a send it cut short is released, not retried.
+    ///   - now: the current time.
     ///   - unitRandom: a number in `0...1` for the retry's jitter.
     public static func decide(
-        _ result: APNsResult, for push: OutboxPush, cancelled: Bool, backoff: Backoff, unitRandom: Double
+        _ result: APNsResult, for push: OutboxPush, cancelled: Bool, backoff: Backoff, now: Date, unitRandom: Double
     ) -> (outcome: Outbox.Outcome, pause: String?) {
         if cancelled, result.status == nil, result.action.isRetry {
             return (.release(label: "released"), nil)
@@ -143,10 +152,22 @@ public enum PushVerdict {
         case .delivered:
             return (.sent, nil)
         case .retry, .keepTokenLongerAndRetry:
-            return (.retry(after: backoff.delay(attempt: push.attempts + 1, unitRandom: unitRandom) / .seconds(1)), nil)
-        case .refreshTokenAndRetry:
+            let delay = backoff.delay(attempt: push.attempts + 1, unitRandom: unitRandom) / .seconds(1)
+            let usefulUntil = Double(push.expiration)
+            let live = push.expiration > 0 && usefulUntil > push.createdAt.timeIntervalSince1970
+            if live && now.timeIntervalSince1970 + delay > usefulUntil {
+                let why = result.reason ?? result.error.map { $0.code.rawValue } ?? "HTTP \(result.status ?? 0)"
+                return (.failed(reason: "\(why); no longer useful by the retry (expiration \(push.expiration))"), nil)
+            }
+            return (.retry(after: delay), nil)
+        case .refreshTokenAndRetry, .reconnectAndRetry:
             return (.retry(after: 0), nil)
         case .deactivate(let why):
+            if result.status == 410, let invalidSince = result.timestamp,
+                push.registeredAt.timeIntervalSince1970 * 1000 >= Double(invalidSince)
+            {
+                return (.failed(reason: "\(why) before the token was registered again; the activity is kept"), nil)
+            }
             return (.deactivate(reason: why), nil)
         case .neverRetry(let why):
             return (.failed(reason: why), nil)

@@ -163,10 +163,12 @@ public struct DeliveryWorker: Sendable {
         }
         var records: [Attempt] = []
         let cancelled = Task.isCancelled
+        let now = Date()
         for (push, result) in results {
             let reason = result.reason ?? result.error.map { "\($0.code.rawValue)" }
             let (outcome, pause) = PushVerdict.decide(
-                result, for: push, cancelled: cancelled, backoff: backoff, unitRandom: Double.random(in: 0...1))
+                result, for: push, cancelled: cancelled, backoff: backoff, now: now,
+                unitRandom: Double.random(in: 0...1))
             round.count(outcome, pause: pause)
             switch outcome {
             case .deactivate(let why):

@@ -30,12 +30,19 @@ public struct OutboxPush: Sendable, Equatable {
     public var attempts: Int
     public var lastStatus: Int?
     public var lastReason: String?
+    /// When the activity (its token) was registered: a 410 deactivates only a token registered before
+    /// the time APNs gives.
+    public var registeredAt: Date
+    /// When the push was planned (written to the outbox).
+    public var createdAt: Date
 
     public init(
         id: Int, activityId: Int, gameId: String, pushToken: String, environment: PushEnvironment, bundleId: String,
         apnsId: String, event: LiveActivityEvent, priority: Int, timestamp: Int, expiration: Int, reason: String,
-        payload: String, state: String, attempts: Int, lastStatus: Int?, lastReason: String?
+        payload: String, state: String, attempts: Int, lastStatus: Int?, lastReason: String?,
+        registeredAt: Date = .distantPast, createdAt: Date = .distantPast
     ) {
+        (self.registeredAt, self.createdAt) = (registeredAt, createdAt)
         (self.id, self.activityId, self.gameId, self.pushToken) = (id, activityId, gameId, pushToken)
         (self.environment, self.bundleId, self.apnsId, self.event) = (environment, bundleId, apnsId, event)
         (self.priority, self.timestamp, self.expiration, self.reason) = (priority, timestamp, expiration, reason)
@@ -131,7 +138,7 @@ public enum ActivityPushes {
     public static let columns = """
         p.id, p.activity_id, p.game_id, a.push_token, a.environment, a.bundle_id, p.apns_id::text AS apns_id,
         p.event, p.priority, p.aps_timestamp, p.expiration, p.reason, p.payload, p.state, p.attempts,
-        p.last_status, p.last_reason
+        p.last_status, p.last_reason, a.registered_at, p.created_at
         """
 
     public static let select = "SELECT \(columns) FROM activity_pushes p JOIN activities a ON a.id = p.activity_id"
@@ -148,7 +155,8 @@ public enum ActivityPushes {
                 timestamp: try row.int("aps_timestamp"), expiration: try row.int("expiration"),
                 reason: try row.string("reason"), payload: try row.string("payload"), state: try row.string("state"),
                 attempts: try row.int("attempts"), lastStatus: try row.optionalInt("last_status"),
-                lastReason: try row.text("last_reason"))
+                lastReason: try row.text("last_reason"), registeredAt: try row.date("registered_at"),
+                createdAt: try row.date("created_at"))
         }
     }
 }

@@ -10,8 +10,9 @@ public enum Outbox {
     /// Claims expire: a worker that dies holding them loses nothing, another one takes them when
     /// the lease ends.
     public static func claim(limit: Int, lease: Int, in tx: PostgresSession) throws -> [OutboxPush] {
-        // Not a push whose activity has an earlier one on the wire (another round or worker holds it):
-        // per-activity order.
+        // Not a push whose activity has another one on the wire (another round or worker holds it):
+        // per-activity order, and an older push waiting for its retry is not sent beside a newer one
+        // (once that one is accepted, the older is superseded).
         let claimed = try tx.query(
             """
             WITH due AS (
@@ -20,7 +21,7 @@ public enum Outbox {
                   AND NOT EXISTS (
                       SELECT 1 FROM activity_pushes q
                       WHERE q.activity_id = d.activity_id AND q.state = 'pending' AND q.claimed_until >= now()
-                        AND q.aps_timestamp < d.aps_timestamp)
+                        AND q.id <> d.id)
                 ORDER BY next_attempt_at, id
                 LIMIT $1
                 FOR UPDATE SKIP LOCKED
@@ -108,6 +109,19 @@ public enum Outbox {
                 UPDATE activity_pushes SET state = 'sent', sent_at = now(), claimed_until = NULL, last_status = 200,
                                            last_reason = NULL
                 WHERE id = ANY($1::bigint[])
+                """, [sent])
+            // A retry never overtakes, and nothing follows an end: older pushes of these activities
+            // still waiting (not on the wire), and every other push of an activity whose end was
+            // accepted, are superseded.
+            try tx.query(
+                """
+                UPDATE activity_pushes o
+                SET state = 'superseded', claimed_until = NULL,
+                    last_reason = CASE WHEN s.event = 'end' THEN 'after the end' ELSE 'a newer push was accepted' END
+                FROM activity_pushes s
+                WHERE s.id = ANY($1::bigint[]) AND o.activity_id = s.activity_id AND o.id <> s.id
+                  AND o.state = 'pending' AND (o.claimed_until IS NULL OR o.claimed_until < now())
+                  AND (o.aps_timestamp < s.aps_timestamp OR s.event = 'end')
                 """, [sent])
         }
         try tx.query(

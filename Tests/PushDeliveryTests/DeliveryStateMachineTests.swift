@@ -130,12 +130,54 @@ struct DeliveryStateMachineTests {
             ),
             (APNsResult(error: APNsError(.timeout, "no answer")), true, .release(label: "released"), nil),
             (APNsResult(error: APNsError(.timeout, "no answer")), false, .retry(after: 2), nil),
+            (APNsResult(status: 400, reason: "TopicDisallowed"), false, .release(label: "paused"), "TopicDisallowed"),
+            (APNsResult(status: 403, reason: "Forbidden"), false, .release(label: "paused"), "Forbidden"),
+            (APNsResult(status: 400, reason: "IdleTimeout"), false, .retry(after: 0), nil),
+            (APNsResult(status: 403, reason: "UnrelatedKeyIdInToken"), false, .retry(after: 0), nil),
+            (APNsResult(status: 503, reason: "Shutdown"), false, .retry(after: 2), nil),
+            // Invalid since after the registration: deactivated.
+            (
+                APNsResult(status: 410, reason: "Unregistered", timestamp: 1_699_999_000_000), false,
+                .deactivate(reason: "Unregistered"), nil
+            ),
+            // Registered (again) after the time APNs says it became invalid: kept.
+            (
+                APNsResult(status: 410, reason: "Unregistered", timestamp: 1_699_000_000_000), false,
+                .failed(reason: "Unregistered before the token was registered again; the activity is kept"), nil
+            ),
         ])
     func verdicts(result: APNsResult, cancelled: Bool, outcome: Outbox.Outcome, pause: String?) {
-        // Second attempt, full jitter at its ceiling: 2 s.
+        // Second attempt, full jitter at its ceiling: 2 s; planned and sent well before its expiration.
+        var push = Self.push(1, attempts: 1)
+        push.registeredAt = Date(timeIntervalSince1970: 1_699_500_000)
+        push.createdAt = Date(timeIntervalSince1970: 1_700_000_000)
         let verdict = PushVerdict.decide(
-            result, for: Self.push(1, attempts: 1), cancelled: cancelled, backoff: .push, unitRandom: 1)
+            result, for: push, cancelled: cancelled, backoff: .push, now: Date(timeIntervalSince1970: 1_700_000_010),
+            unitRandom: 1)
         #expect(verdict.outcome == outcome)
         #expect(verdict.pause == pause)
+    }
+
+    @Test("a 5xx is retried only while the push is still useful; a replayed past push keeps retrying")
+    func usefulness() {
+        var push = Self.push(1, attempts: 6)  // 7th attempt: up to 64 s
+        push.createdAt = Date(timeIntervalSince1970: 1_700_000_000)
+        let answer = APNsResult(status: 500, reason: "InternalServerError")
+        let late = PushVerdict.decide(
+            answer, for: push, cancelled: false, backoff: .push, now: Date(timeIntervalSince1970: 1_700_000_990),
+            unitRandom: 1)
+        #expect(
+            late.outcome
+                == .failed(reason: "InternalServerError; no longer useful by the retry (expiration 1700001000)"))
+        let early = PushVerdict.decide(
+            answer, for: push, cancelled: false, backoff: .push, now: Date(timeIntervalSince1970: 1_700_000_100),
+            unitRandom: 1)
+        #expect(early.outcome == .retry(after: 64))
+        // Planned after its expiration had passed (a replay of a past game): retried as before.
+        push.createdAt = Date(timeIntervalSince1970: 1_800_000_000)
+        let replayed = PushVerdict.decide(
+            answer, for: push, cancelled: false, backoff: .push, now: Date(timeIntervalSince1970: 1_800_000_100),
+            unitRandom: 1)
+        #expect(replayed.outcome == .retry(after: 64))
     }
 }

@@ -80,6 +80,51 @@ struct ActivityPushTests {
         }
     }
 
+    @Test(
+        "a retry never overtakes: an older push waiting for its retry is superseded when a newer one is accepted, and everything left when the end is"
+    )
+    func supersede() async throws {
+        try await withStore { connection in
+            let file = fixture("plain-nine.jsonl")
+            try await registerActivities(for: file, connection)
+            _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+            let token = activityTokens[0]
+            let claimed = try await connection.transaction { try Outbox.claim(limit: 5000, lease: 30, in: $0) }
+            let mine = claimed.filter { $0.pushToken == token }.sorted { $0.timestamp < $1.timestamp }
+            #expect(mine.count > 4)
+            // The first waits for a retry while the second is accepted.
+            try await connection.transaction { tx in
+                try Outbox.record(
+                    [
+                        .init(mine[0], status: 500, reason: "InternalServerError", outcome: .retry(after: 60)),
+                        .init(mine[1], status: 200, reason: nil, outcome: .sent),
+                    ], in: tx)
+            }
+            // The end is accepted while the others are still waiting (released, not sent).
+            let end = try #require(mine.last)
+            #expect(end.event == .end)
+            try await connection.transaction { tx in
+                try Outbox.record(
+                    mine[2..<(mine.count - 1)].map {
+                        .init($0, status: nil, reason: nil, outcome: .release(label: "released"))
+                    }
+                        + [.init(end, status: 200, reason: nil, outcome: .sent)], in: tx)
+            }
+            let states = try await connection.withSession { try ActivityPushes.forGame(end.gameId, in: $0) }
+                .filter { $0.pushToken == token }
+            #expect(states.first { $0.id == mine[0].id }?.state == "superseded")
+            #expect(states.first { $0.id == mine[0].id }?.lastReason == "a newer push was accepted")
+            #expect(states.filter { $0.state == "sent" }.map(\.id) == [mine[1].id, end.id])
+            #expect(states.filter { $0.state == "superseded" }.count == mine.count - 2)
+            #expect(states.filter { $0.state == "pending" }.isEmpty)
+            // The other activities' pushes are untouched.
+            let others = try await connection.query(
+                "SELECT count(*) AS n FROM activity_pushes WHERE state <> 'pending' AND activity_id <> $1",
+                [mine[0].activityId])[0].int("n")
+            #expect(others == 0)
+        }
+    }
+
     @Test("the same replay on a fresh database gives the same pushes, apns-ids included")
     func deterministic() async throws {
         let file = fixture("extra-innings-walkoff.jsonl")
