@@ -23,7 +23,9 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
     /// When the app registered the activity: changes before it push nothing, and Apple's 8 hours
     /// count from it.
     public let registeredAt: Date
-    public let frequentUpdates: Bool
+    /// Whether the app asked for frequent updates (ActivityKit's `frequentPushesEnabled`): the hourly
+    /// budget of priority-10 pushes follows it at once when it changes.
+    public var frequentUpdates: Bool
     private(set) var lastSentAt: Date?
     private(set) var lastTimestamp: Int?
     /// What the phone shows since the last push: a digest of its content state (equal: nothing to send).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LiveActivity
 import ScoreDomain
 import ScoreStore
 
@@ -8,7 +9,7 @@ struct ActivityCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "activity",
         abstract: "Register, list and remove Live Activities (push tokens) per game.",
-        subcommands: [Add.self, List.self, Remove.self]
+        subcommands: [Add.self, List.self, Show.self, Remove.self]
     )
 
     struct Add: AsyncParsableCommand {
@@ -117,6 +118,73 @@ struct ActivityCommand: AsyncParsableCommand {
             }
             Output.write(
                 Table.render(header: ["ID", "GAME", "TOKEN", "ENV", "BUNDLE", "FREQUENT", "STATE"], rows: rows))
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Show what became of an activity's pushes: planned, sent, superseded, failed, budget, last answer.")
+
+        @Argument(help: "The activity's push token.")
+        var token: String
+
+        @Flag(help: "Print one JSON object.")
+        var json = false
+
+        func run() async throws {
+            let token = self.token
+            let connection = try await Runtime.openDatabase()
+            let delivery = try await connection.withSession {
+                try Activities.delivery(token: token, now: Date(), policy: ThrottlePolicy(), in: $0)
+            }
+            await connection.close()
+            guard let delivery else { throw CLIError("no activity with token \(token.prefix(16))…") }
+            let activity = delivery.activity
+            let answer = delivery.lastAnswer
+            if json {
+                var object: [String: Any] = [
+                    "id": activity.id, "gameId": activity.gameId, "pushToken": activity.pushToken,
+                    "active": activity.active, "frequentUpdates": activity.frequentUpdates,
+                    "pushes": ["pending", "sent", "superseded", "failed"].reduce(into: ["planned": delivery.planned]) {
+                        $0[$1] = delivery.pushes[$1] ?? 0
+                    },
+                    "highPriorityLastHour": ["sent": delivery.highPriorityLastHour, "budget": delivery.hourlyBudget],
+                ]
+                object["lastSentAt"] = delivery.lastSentAt.map { rfc3339($0) } ?? NSNull()
+                object["channel"] = delivery.channel ?? NSNull()
+                if let answer {
+                    var last: [String: Any] = ["outcome": answer.outcome, "at": rfc3339(answer.at)]
+                    last["status"] = answer.status ?? NSNull()
+                    last["reason"] = answer.reason ?? NSNull()
+                    object["lastAnswer"] = last
+                } else {
+                    object["lastAnswer"] = NSNull()
+                }
+                let data = try JSONSerialization.data(
+                    withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+                Output.line(String(decoding: data, as: UTF8.self))
+                return
+            }
+            let state = activity.active ? "active" : "inactive (\(activity.deactivatedReason ?? ""))"
+            Output.line(
+                "activity \(activity.id) of \(activity.gameId), token \(activity.pushToken.prefix(8))…, \(state)")
+            Output.line(
+                "pushes: \(delivery.planned) planned, \(delivery.pushes["sent"] ?? 0) sent, "
+                    + "\(delivery.pushes["pending"] ?? 0) pending, \(delivery.pushes["superseded"] ?? 0) superseded, "
+                    + "\(delivery.pushes["failed"] ?? 0) failed")
+            Output.line(
+                "priority 10 in the last hour: \(delivery.highPriorityLastHour) of \(delivery.hourlyBudget)"
+                    + (activity.frequentUpdates ? " (frequent updates)" : ""))
+            if let answer {
+                let status = answer.status.map(String.init) ?? "no answer"
+                Output.line(
+                    "last answer: \(status)\(answer.reason.map { " \($0)" } ?? "") → \(answer.outcome) at \(rfc3339(answer.at))"
+                )
+            } else {
+                Output.line("last answer: none yet")
+            }
+            Output.line("channel: \(delivery.channel ?? "none (reached by its own push token)")")
         }
     }
 

@@ -1,13 +1,54 @@
 import Foundation
 import Hummingbird
+import LiveActivity
 import ScoreDomain
 import ScoreStore
 
-/// `POST /v1/games/{id}/activities` and `DELETE /v1/activities/{token}`: an app's backend
-/// registers and removes its users' Live Activities, with an app key.
+/// `POST /v1/games/{id}/activities`, `GET`, `PATCH` and `DELETE /v1/activities/{token}`: an app's
+/// backend registers, inspects, updates and removes its users' Live Activities, with an app key.
 struct ActivityRoutes {
     let configuration: ServerConfiguration
     let database: Database
+    let planner: PushPlanner
+
+    /// `GET /v1/activities/{token}`: what became of the activity's pushes.
+    func show(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        try authorize(request)
+        let token = try Self.token(context)
+        let policy = planner.policy
+        let pool = try await database.ready().pool
+        guard
+            let delivery = try await pool.withSession({
+                try Activities.delivery(token: token, now: Date(), policy: policy, in: $0)
+            })
+        else { throw APIError.notFound("no activity has this push token") }
+        return .json(Self.json(delivery))
+    }
+
+    /// `PATCH /v1/activities/{token}` `{"frequentUpdates": bool}`: the app reports ActivityKit's
+    /// `frequentPushesEnabled`; the budget follows at once.
+    func update(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        try authorize(request)
+        let token = try Self.token(context)
+        guard request.mediaType == "application/json" else {
+            throw APIError(.unsupportedMediaType, "unsupported-media-type", "send the change as application/json")
+        }
+        let fields = try Self.fields(try await request.collectBody(upTo: 4 * 1024, what: "an activity change"))
+        if let unknown = fields.members.keys.sorted().first(where: { $0 != "frequentUpdates" }) {
+            throw Self.invalid(unknown, "cannot be changed (only frequentUpdates can)")
+        }
+        guard fields.members["frequentUpdates"] != nil, fields.members["frequentUpdates"] != .null else {
+            throw Self.invalid("frequentUpdates", "is required")
+        }
+        let frequent = try fields.bool("frequentUpdates", default: false)
+        let (planner, pool) = (self.planner, try await database.ready().pool)
+        guard
+            let activity = try await pool.transaction({
+                try Activities.setFrequentUpdates(token: token, frequent, planner: planner, in: $0)
+            })
+        else { throw APIError.notFound("no active activity has this push token") }
+        return .json(Self.json(activity))
+    }
 
     func register(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         try authorize(request)
@@ -50,18 +91,43 @@ struct ActivityRoutes {
 
     func remove(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         try authorize(request)
-        let token: String
-        do {
-            token = try Activities.normalizedToken(try context.parameters.require("token"))
-        } catch let error as ActivityError {
-            throw Self.invalid(error.field, error.reason)
-        }
+        let token = try Self.token(context)
         let pool = try await database.ready().pool
         let removed = try await pool.transaction { tx in
             try Activities.deactivate(token: token, reason: "removed by the app", in: tx)
         }
         guard removed else { throw APIError.notFound("no active activity has this push token") }
         return Response(status: .noContent)
+    }
+
+    /// The `{token}` of the path, normalized; a 400 naming `pushToken` when malformed.
+    private static func token(_ context: BasicRequestContext) throws -> String {
+        do {
+            return try Activities.normalizedToken(try context.parameters.require("token"))
+        } catch let error as ActivityError {
+            throw invalid(error.field, error.reason)
+        }
+    }
+
+    static func json(_ delivery: ActivityDelivery) -> JSONValue {
+        guard case .object(var members) = json(delivery.activity) else { return .null }
+        var pushes: [String: JSONValue] = ["planned": .int(delivery.planned)]
+        for state in ["pending", "sent", "superseded", "failed"] { pushes[state] = .int(delivery.pushes[state] ?? 0) }
+        members["pushes"] = .object(pushes)
+        members["highPriorityLastHour"] = .object([
+            "sent": .int(delivery.highPriorityLastHour), "budget": .int(delivery.hourlyBudget),
+        ])
+        members["lastSentAt"] = delivery.lastSentAt.map { .string(rfc3339($0)) } ?? .null
+        members["lastAnswer"] =
+            delivery.lastAnswer.map { answer in
+                .object([
+                    "status": answer.status.map(JSONValue.int) ?? .null,
+                    "reason": answer.reason.map(JSONValue.string) ?? .null, "outcome": .string(answer.outcome),
+                    "at": .string(rfc3339(answer.at)),
+                ])
+            } ?? .null
+        members["channel"] = delivery.channel.map(JSONValue.string) ?? .null
+        return .object(members)
     }
 
     private func authorize(_ request: Request) throws {

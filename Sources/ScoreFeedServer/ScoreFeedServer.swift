@@ -51,7 +51,7 @@ public struct ScoreFeedServer: Sendable {
     func table() -> [Route] {
         let operations = OperationRoutes(database: database, hub: hub, metrics: metrics)
         let ingest = IngestRoute(configuration: configuration, database: database, metrics: metrics)
-        let activities = ActivityRoutes(configuration: configuration, database: database)
+        let activities = ActivityRoutes(configuration: configuration, database: database, planner: projector.planner)
         let reads = ReadRoutes(database: database, appKeys: configuration.appKeys)
         let streams = StreamRoute(database: database, hub: hub)
         return [
@@ -60,6 +60,7 @@ public struct ScoreFeedServer: Sendable {
             ("POST", "/v1/feed", ingest.handle),
             ("POST", "/v1/games/{id}/activities", activities.register),
             ("DELETE", "/v1/activities/{token}", activities.remove),
+            ("GET", "/v1/activities/{token}", activities.show), ("PATCH", "/v1/activities/{token}", activities.update),
             ("GET", "/v1/games", reads.games), ("GET", "/v1/scoreboard", reads.scoreboard),
             ("GET", "/v1/games/{id}", reads.game),
             ("GET", "/v1/games/{id}/events", reads.events), ("GET", "/v1/games/{id}/pushes", reads.pushes),

@@ -31,9 +31,11 @@ public final class ServerMetrics: Sendable {
         counter("scorefeed_ingest_refused_total", [("status", String(status))]).increment()
     }
 
-    /// One delivery attempt's outcome and APNs' reason.
-    func push(outcome: String, reason: String?) {
-        counter("scorefeed_pushes_total", [("result", outcome), ("reason", reason ?? "")]).increment()
+    /// One delivery attempt's outcome and APNs' reason, per kind of target (today every push goes to a
+    /// Live Activity by its own token: `liveActivity`).
+    func push(outcome: String, reason: String?, target: String = "liveActivity") {
+        counter("scorefeed_pushes_total", [("result", outcome), ("reason", reason ?? ""), ("target", target)])
+            .increment()
     }
 
     /// Changes an activity's throttle held back to coalesce into a later update.

@@ -255,12 +255,12 @@ public enum Activities {
             ])
     }
 
-    private static let columns = """
+    static let columns = """
         id, game_id, push_token, environment, bundle_id, frequent_updates, registered_at, ended_at, active,
         deactivated_reason
         """
 
-    private static func decode(_ row: PostgresRow) throws -> Activity {
+    static func decode(_ row: PostgresRow) throws -> Activity {
         Activity(
             id: try row.int("id"), gameId: try row.string("game_id"), pushToken: try row.string("push_token"),
             environment: try row.value("environment"),
@@ -271,12 +271,12 @@ public enum Activities {
     }
 
     /// The throttle in its compact form, or (rows saved before migration 0008) as JSON.
-    private static let throttleColumns = "throttle_state, throttle::text AS throttle"
+    static let throttleColumns = "throttle_state, throttle::text AS throttle"
 
     /// States already read from their JSON while loading many throttles of one game.
-    private typealias StateCache = [String: ScoreState]
+    typealias StateCache = [String: ScoreState]
 
-    private static func decodeTarget(_ row: PostgresRow, states: inout StateCache) throws -> StoredTarget {
+    static func decodeTarget(_ row: PostgresRow, states: inout StateCache) throws -> StoredTarget {
         let throttle: ActivityThrottle
         if let text = try row.text("throttle_state") {
             throttle = try ActivityThrottle(

@@ -94,6 +94,20 @@ struct ActivityCLITests {
             #expect(rows.allSatisfy { $0["state"] as? String == "sent" && $0["attempts"] as? Int == 1 })
             let table = try await cli.run("pushes", "2026-06-03-CHC-STL")
             #expect(table.stdout.contains("ACTIVITY") && table.stdout.contains("sent"))
+            // `activity show`: what became of one activity's pushes, and APNs' last answer.
+            let mine = goldenRows.filter { $0["activity"] as? Int == 0 }.count
+            let show = try await cli.run("activity", "show", activityTokens[0], "--json")
+            #expect(show.status == 0, "\(show.stderr)")
+            let shown = try JSONSerialization.jsonObject(with: Data(show.stdout.utf8)) as? [String: Any] ?? [:]
+            let counts = shown["pushes"] as? [String: Int]
+            #expect(counts?["planned"] == mine && counts?["sent"] == mine && counts?["failed"] == 0, "\(show.stdout)")
+            #expect((shown["lastAnswer"] as? [String: Any])?["status"] as? Int == 200)
+            #expect((shown["highPriorityLastHour"] as? [String: Int])?["budget"] == 12)
+            let text = try await cli.run("activity", "show", activityTokens[0])
+            #expect(text.stdout.contains("pushes: \(mine) planned, \(mine) sent"), "\(text.stdout)")
+            #expect(text.stdout.contains("last answer: 200 → sent"))
+            let unknown = try await cli.run("activity", "show", String(repeating: "0f", count: 32))
+            #expect(unknown.status == 1 && unknown.stderr.contains("no activity with token"))
         }
     }
 

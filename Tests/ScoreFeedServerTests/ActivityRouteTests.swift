@@ -64,6 +64,58 @@ struct ActivityRouteTests {
         }
     }
 
+    @Test("GET shows the delivery picture; PATCH changes frequentUpdates and the budget follows; clear errors")
+    func showAndUpdate() async throws {
+        try await withServer { server in
+            let created = try await server.request(
+                .POST, "/v1/games/g1/activities", body: body(token), headers: [auth, json])
+            #expect(created.status == 201)
+            let shown = try await server.request(.GET, "/v1/activities/\(token)", headers: [auth])
+            #expect(shown.status == 200, "\(shown.body)")
+            let pushes = shown.object["pushes"] as? [String: Any]
+            #expect(pushes?["planned"] as? Int == 0 && pushes?["superseded"] as? Int == 0)
+            let high = shown.object["highPriorityLastHour"] as? [String: Any]
+            #expect(high?["sent"] as? Int == 0)
+            #expect(high?["budget"] as? Int == 40, "registered with frequent updates")
+            #expect(shown.object["lastAnswer"] is NSNull && shown.object["channel"] is NSNull)
+
+            let off = try await server.request(
+                .PATCH, "/v1/activities/\(token)", body: #"{"frequentUpdates":false}"#, headers: [auth, json])
+            #expect(off.status == 200, "\(off.body)")
+            #expect(off.object["frequentUpdates"] as? Bool == false)
+            let after = try await server.request(.GET, "/v1/activities/\(token)", headers: [auth])
+            #expect((after.object["highPriorityLastHour"] as? [String: Any])?["budget"] as? Int == 12)
+            #expect(after.object["frequentUpdates"] as? Bool == false)
+
+            for (bad, field) in [
+                (#"{"frequentUpdates":"yes"}"#, "frequentUpdates"), (#"{}"#, "frequentUpdates"),
+                (#"{"frequentUpdates":true,"bundleId":"x.y"}"#, "bundleId"),
+            ] {
+                let reply = try await server.request(
+                    .PATCH, "/v1/activities/\(token)", body: bad, headers: [auth, json])
+                #expect(reply.status == 400, "\(bad)")
+                let details = (reply.object["error"] as? [String: Any])?["details"] as? [[String: Any]]
+                #expect(details?.first?["field"] as? String == field, "\(reply.body)")
+            }
+            let unknown = String(repeating: "cd", count: 32)
+            #expect(try await server.request(.GET, "/v1/activities/\(unknown)", headers: [auth]).status == 404)
+            #expect(
+                try await server.request(
+                    .PATCH, "/v1/activities/\(unknown)", body: #"{"frequentUpdates":true}"#, headers: [auth, json]
+                ).status == 404)
+            #expect(try await server.request(.GET, "/v1/activities/not-a-token", headers: [auth]).status == 400)
+            #expect(try await server.request(.GET, "/v1/activities/\(token)").status == 401)
+            // Removed: still shown (inactive), no longer changeable.
+            #expect(try await server.request(.DELETE, "/v1/activities/\(token)", headers: [auth]).status == 204)
+            let gone = try await server.request(.GET, "/v1/activities/\(token)", headers: [auth])
+            #expect(gone.status == 200 && gone.object["active"] as? Bool == false)
+            #expect(
+                try await server.request(
+                    .PATCH, "/v1/activities/\(token)", body: #"{"frequentUpdates":true}"#, headers: [auth, json]
+                ).status == 404)
+        }
+    }
+
     @Test("401 without an app key, 403 with an ingest key or a wrong one")
     func appKeyRequired() async throws {
         try await withServer { server in

@@ -38,7 +38,9 @@ struct DeliveryMetricsTests {
                 }
                 #expect(sent >= 1)
                 let metrics = try await server.request(.GET, "/metrics").body
-                #expect(metrics.contains(#"scorefeed_pushes_total{result="sent",reason=""} "#), "\(metrics)")
+                #expect(
+                    metrics.contains(#"scorefeed_pushes_total{result="sent",reason="",target="liveActivity"} "#),
+                    "\(metrics)")
                 let coalesced = metrics.split(separator: "\n").first {
                     $0.hasPrefix("scorefeed_updates_coalesced_total ")
                 }

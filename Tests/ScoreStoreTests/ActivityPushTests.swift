@@ -125,6 +125,33 @@ struct ActivityPushTests {
         }
     }
 
+    @Test("frequent updates switched on or off reach the activity's throttle at once")
+    func frequentUpdatesChange() async throws {
+        try await withStore { connection in
+            let file = fixture("plain-nine.jsonl")
+            try await registerActivities(for: file, connection)
+            let gameId = try FeedFile.read(file)[0].message.gameId
+            func frequent() async throws -> Bool? {
+                let text = try await connection.query(
+                    "SELECT throttle_state FROM activities WHERE game_id = $1 AND id = 1", [gameId])[0].string(
+                        "throttle_state")
+                return try ActivityThrottle(storageText: text)
+                    .frequentUpdates
+            }
+            #expect(try await frequent() == false)
+            let changed = try await connection.transaction { tx in
+                try Activities.setFrequentUpdates(token: activityTokens[0], true, planner: PushPlanner(), in: tx)
+            }
+            #expect(changed?.frequentUpdates == true)
+            #expect(try await frequent() == true)
+            let missing = try await connection.transaction { tx in
+                try Activities.setFrequentUpdates(
+                    token: String(repeating: "0f", count: 32), true, planner: PushPlanner(), in: tx)
+            }
+            #expect(missing == nil)
+        }
+    }
+
     @Test("the same replay on a fresh database gives the same pushes, apns-ids included")
     func deterministic() async throws {
         let file = fixture("extra-innings-walkoff.jsonl")

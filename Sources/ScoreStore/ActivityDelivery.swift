@@ -1,0 +1,94 @@
+import Foundation
+import LiveActivity
+import PostgresClient
+
+/// What became of one activity's pushes: the answer to "APNs says 200 but my activity stopped
+/// updating" (`GET /v1/activities/{token}`, `scorefeed activity show`).
+public struct ActivityDelivery: Sendable, Equatable {
+    /// APNs' (or the network's) last answer to a push of the activity.
+    public struct Answer: Sendable, Equatable {
+        public var status: Int?
+        public var reason: String?
+        public var outcome: String
+        public var at: Date
+    }
+
+    public var activity: Activity
+    /// Pushes planned for it, by state: `pending`, `sent`, `superseded`, `failed`.
+    public var pushes: [String: Int]
+    /// Priority-10 pushes sent in the hour before `now`, against ``hourlyBudget``.
+    public var highPriorityLastHour: Int
+    /// The hourly budget of priority-10 pushes its throttle works with (frequent updates or not).
+    public var hourlyBudget: Int
+    public var lastAnswer: Answer?
+    /// The broadcast channel it listens to (none: it is reached by its own push token).
+    public var channel: String?
+    /// When its last push was accepted.
+    public var lastSentAt: Date?
+
+    /// Planned in all.
+    public var planned: Int { pushes.values.reduce(0, +) }
+}
+
+extension Activities {
+    /// The delivery picture of the activity with this token (active or not), `nil` when unknown.
+    public static func delivery(
+        token: String, now: Date, policy: ThrottlePolicy, in session: PostgresSession
+    ) throws -> ActivityDelivery? {
+        let found = try session.query("SELECT \(columns) FROM activities WHERE push_token = $1", [token.lowercased()])
+        guard found.count == 1 else { return nil }
+        let activity = try decode(found[0])
+        let counts = try session.query(
+            """
+            SELECT state, count(*) AS n,
+                   count(*) FILTER (WHERE state = 'sent' AND priority = 10 AND sent_at > $2) AS high,
+                   max(sent_at) AS last_sent
+            FROM activity_pushes WHERE activity_id = $1 GROUP BY state
+            """, [activity.id, now.addingTimeInterval(-3600)])
+        var pushes: [String: Int] = [:]
+        var high = 0
+        var lastSent: Date?
+        for row in counts.rows {
+            pushes[try row.string("state")] = try row.int("n")
+            high += try row.int("high")
+            if let sent = try row.text("last_sent").flatMap(PostgresTimestamp.parse) { lastSent = sent }
+        }
+        let answer = try session.query(
+            """
+            SELECT a.status, a.reason, a.outcome, a.attempted_at FROM push_attempts a
+            JOIN activity_pushes p ON p.id = a.push_id WHERE p.activity_id = $1 ORDER BY a.id DESC LIMIT 1
+            """, [activity.id])
+        let last = try answer.rows.first.map { row in
+            ActivityDelivery.Answer(
+                status: try row.optionalInt("status"), reason: try row.text("reason"),
+                outcome: try row.string("outcome"), at: try row.date("attempted_at"))
+        }
+        return ActivityDelivery(
+            activity: activity, pushes: pushes, highPriorityLastHour: high,
+            hourlyBudget: activity.frequentUpdates ? policy.frequentHourlyBudget : policy.hourlyBudget,
+            lastAnswer: last, channel: nil, lastSentAt: lastSent)
+    }
+
+    /// Records that the app's activity now has (or no longer has) frequent updates, in its row and in
+    /// its throttle, so the next decision uses the new hourly budget. Returns the activity, `nil` when
+    /// no active activity has this token.
+    public static func setFrequentUpdates(
+        token: String, _ frequent: Bool, planner: PushPlanner, in session: PostgresSession
+    ) throws -> Activity? {
+        let locked = try session.query(
+            "SELECT id, game_id, \(throttleColumns) FROM activities WHERE push_token = $1 AND active FOR UPDATE",
+            [token.lowercased()])
+        guard locked.count == 1 else { return nil }
+        var states = StateCache()
+        var stored = try decodeTarget(locked[0], states: &states)
+        switch stored.target {
+        case .liveActivity(var throttle):
+            throttle.frequentUpdates = frequent
+            stored.target = .liveActivity(throttle)
+        }
+        try save([stored], planner: planner, in: session)
+        let updated = try session.query(
+            "UPDATE activities SET frequent_updates = $2 WHERE id = $1 RETURNING \(columns)", [stored.id, frequent])
+        return try decode(updated[0])
+    }
+}
