@@ -181,7 +181,8 @@ public final class APNsClient: Sendable {
         var timestamp: Int64?
     }
 
-    static func result(_ outcome: HTTP2Outcome) -> APNsResult {
+    /// The APNs result of an HTTP/2 outcome: status, reason and timestamp of the error body, `apns-id`.
+    public static func result(_ outcome: HTTP2Outcome) -> APNsResult {
         switch outcome {
         case .success(let response):
             let apnsId = response.headers.first(name: "apns-id").flatMap(UUID.init(uuidString:))

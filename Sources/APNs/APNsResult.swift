@@ -12,6 +12,10 @@ public struct APNsResult: Sendable, Hashable {
     public var timestamp: Int64?
     /// Why no HTTP answer arrived, `nil` when one did.
     public var error: APNsError?
+    /// `apns-channel-id` of a channel management answer (the new channel's id on a create).
+    public var channelId: String?
+    /// The body of a channel management answer.
+    public var body: [UInt8]?
 
     /// Creates a result for an HTTP answer.
     /// - Parameters:

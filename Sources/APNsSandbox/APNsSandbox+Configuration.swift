@@ -26,6 +26,8 @@ extension APNsSandbox {
         public var maximumConcurrentStreams: Int
         /// How old a JWT `iat` may be before `403 ExpiredProviderToken` (APNs: one hour).
         public var providerTokenLifetime: Duration
+        /// Broadcast channels that may exist at once (APNs: 10,000 per environment).
+        public var maximumChannels = 10_000
 
         /// Creates a configuration.
         /// - Parameters:

@@ -29,6 +29,8 @@ public final class APNsSandbox: Sendable {
 
     let state: SandboxState
     let connections: ConnectionRegistry
+    /// The broadcast channels created through the channel management API.
+    public let channels: SandboxChannels
     let logger: Logger
     let serverChannel: any Channel
     /// The sandbox's own event loop(s): the listener and every connection, apart from the clients' loops.
@@ -55,8 +57,10 @@ public final class APNsSandbox: Sendable {
         group: MultiThreadedEventLoopGroup,
         state: SandboxState,
         connections: ConnectionRegistry,
+        channels: SandboxChannels,
         logger: Logger
     ) {
+        self.channels = channels
         self.configuration = configuration
         self.port = port
         self.caCertificatePEM = certificates.caCertificatePEM
@@ -101,15 +105,17 @@ public final class APNsSandbox: Sendable {
         let certificates = try SandboxCertificates.generate()
         let sslContext = try certificates.makeSSLContext()
         let state = try SandboxState(faults: configuration.faults, deliveryLog: configuration.deliveryLog)
-        let validator = RequestValidator(
-            topic: configuration.topic,
-            tokenVerifier: ProviderTokenVerifier(
-                keyId: configuration.keyId,
-                teamId: configuration.teamId,
-                publicKey: publicKey,
-                lifetime: configuration.providerTokenLifetime / .seconds(1)
-            )
+        let tokenVerifier = ProviderTokenVerifier(
+            keyId: configuration.keyId,
+            teamId: configuration.teamId,
+            publicKey: publicKey,
+            lifetime: configuration.providerTokenLifetime / .seconds(1)
         )
+        let channels = SandboxChannels(maximum: configuration.maximumChannels)
+        let validator = RequestValidator(
+            topic: configuration.topic, tokenVerifier: tokenVerifier,
+            broadcasts: BroadcastValidator(
+                bundleId: configuration.bundleId, tokenVerifier: tokenVerifier, channels: channels))
         let connections = ConnectionRegistry()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: eventLoopThreads)
         let serverChannel: any Channel
@@ -154,6 +160,7 @@ public final class APNsSandbox: Sendable {
             group: group,
             state: state,
             connections: connections,
+            channels: channels,
             logger: logger
         )
     }

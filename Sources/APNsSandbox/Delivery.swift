@@ -14,6 +14,8 @@ public struct Delivery: Sendable, Hashable {
         case dropped
         /// After an injected ``Fault/delay(_:)`` the client had gone; nothing was answered.
         case abandoned
+        /// A channel management request (create, read, delete, list channels), answered.
+        case managed
     }
 
     /// When the request was complete.
@@ -52,6 +54,12 @@ public struct Delivery: Sendable, Hashable {
     /// `true` only for a valid request answered `200`: never for an answered or dropped fault (a request
     /// that was only delayed and then answered `200` counts as delivered).
     public var isDelivered: Bool { outcome == .delivered }
+
+    /// `apns-channel-id`: the channel of a broadcast or a management request (the one created, for a create).
+    public var channelId: String? { headers["apns-channel-id"] }
+
+    /// Whether it was a broadcast (`/4/broadcasts/apps/<bundle>`) rather than a push to one device.
+    public var isBroadcast: Bool { path.hasPrefix(BroadcastValidator.broadcastPrefix) }
 }
 
 /// The JSON-lines form of a ``Delivery`` (payload as text).

@@ -83,6 +83,9 @@ final class RequestHandler: ChannelInboundHandler {
     private func process(_ request: SandboxRequest, context: ChannelHandlerContext) {
         let now = Date()
         var delivery = Delivery(request, connectionId: connectionId, time: now)
+        if request.path.hasPrefix(BroadcastValidator.managementPrefix) {
+            return manage(request, delivery: delivery, now: now, context: context)
+        }
         let fault = state.takeFault(token: request.token)
         delivery.fault = fault?.description
         switch fault {
@@ -119,9 +122,39 @@ final class RequestHandler: ChannelInboundHandler {
     /// Checks the request and answers with the verdict.
     private func answer(_ request: SandboxRequest, delivery: Delivery, now: Date, context: ChannelHandlerContext) {
         var delivery = delivery
-        let verdict = validator.validate(request, now: now)
+        let verdict =
+            request.path.hasPrefix(BroadcastValidator.broadcastPrefix)
+            ? validator.broadcasts.validateBroadcast(request, now: now) : validator.validate(request, now: now)
         delivery.outcome = verdict.status == 200 ? .delivered : .rejected
         answer(verdict, delivery: delivery, timestamp: nil, context: context)
+    }
+
+    /// Answers a channel management request (no faults apply) and records it.
+    private func manage(_ request: SandboxRequest, delivery: Delivery, now: Date, context: ChannelHandlerContext) {
+        let answer = validator.broadcasts.manage(request, now: now)
+        var delivery = delivery
+        delivery.status = answer.status
+        delivery.reason = answer.reason
+        delivery.outcome = .managed
+        if let created = answer.channelId { delivery.headers["apns-channel-id"] = created }
+        state.record(delivery)
+        var headers = HPACKHeaders()
+        headers.add(name: ":status", value: String(answer.status))
+        if let requestId = request.headers["apns-request-id"] { headers.add(name: "apns-request-id", value: requestId) }
+        if let created = answer.channelId { headers.add(name: "apns-channel-id", value: created) }
+        let body = answer.reason.map { ErrorBody.json(reason: $0, timestamp: nil) } ?? answer.body
+        if let body {
+            headers.add(name: "content-type", value: "application/json")
+            headers.add(name: "content-length", value: String(body.utf8.count))
+            context.write(wrapOutboundOut(.headers(.init(headers: headers))), promise: nil)
+            context.writeAndFlush(
+                wrapOutboundOut(
+                    .data(.init(data: .byteBuffer(context.channel.allocator.buffer(string: body)), endStream: true))),
+                promise: nil)
+        } else {
+            context.writeAndFlush(wrapOutboundOut(.headers(.init(headers: headers, endStream: true))), promise: nil)
+        }
+        finish()
     }
 
     /// Records `delivery` with the verdict, then writes the answer.

@@ -17,6 +17,8 @@ struct RequestValidator: Sendable {
     /// The accepted topic, `<bundleId>.push-type.liveactivity`.
     let topic: String
     let tokenVerifier: ProviderTokenVerifier
+    /// The channel management API and broadcasts.
+    let broadcasts: BroadcastValidator
 
     /// The device token of a `/3/device/<token>` path (possibly empty or malformed), `nil` for other paths.
     static func deviceToken(inPath path: String) -> String? {

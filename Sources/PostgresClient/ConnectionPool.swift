@@ -78,3 +78,11 @@ public final class ConnectionPool: Sendable {
         for connection in slots.withLock({ $0 }) { await connection.close() }
     }
 }
+
+/// Runs work in a transaction: a single connection or a pool (code that serves both takes this).
+public protocol PostgresTransactor: Sendable {
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws -> T) async throws -> T
+}
+
+extension ConnectionPool: PostgresTransactor {}
+extension PostgresConnection: PostgresTransactor {}

@@ -27,6 +27,24 @@ struct APNsOptions: ParsableArguments {
     var caFile: String?
 
     @Option(
+        name: .customLong("apns-channels-url"),
+        help:
+            "Apple's channel management host, or a local server (SCOREFEED_APNS_CHANNELS_URL; default Apple's for the environment, or --apns-url when that is a URL)."
+    )
+    var channelsURL: String?
+
+    /// The channel management URL: the flag, else the variable, else `nil` (Apple's, or the custom APNs URL).
+    func channelsURLSetting() throws -> URL? {
+        let variable = "SCOREFEED_APNS_CHANNELS_URL"
+        let text = channelsURL ?? Runtime.environment[variable] ?? ""
+        if text.isEmpty { return nil }
+        guard let url = URL(string: text), url.scheme == "https", url.host != nil else {
+            throw CLIError("APNs configuration: --apns-channels-url / \(variable) must be an https URL, not '\(text)'")
+        }
+        return url
+    }
+
+    @Option(
         name: .customLong("apns-connections"),
         help: "HTTP/2 connections per APNs host, 1 to 64 (SCOREFEED_APNS_CONNECTIONS, default 1).")
     var connections: Int?
@@ -75,8 +93,10 @@ struct APNsOptions: ParsableArguments {
 final class PushClients: Sendable {
     let production: APNsClient
     let sandbox: APNsClient
+    let productionChannels: APNsChannelClient
+    let sandboxChannels: APNsChannelClient
 
-    init(_ configuration: APNsConfiguration, connections: Int = 1, logger: Logger) throws {
+    init(_ configuration: APNsConfiguration, connections: Int = 1, channelsURL: URL? = nil, logger: Logger) throws {
         func host(_ environment: APNsConfiguration.Environment) throws -> APNsClient {
             APNsClient(
                 configuration: try APNsConfiguration(
@@ -89,9 +109,14 @@ final class PushClients: Sendable {
         case .custom:
             production = APNsClient(configuration: configuration, connections: connections, logger: logger)
             sandbox = production
+            productionChannels = APNsChannelClient(configuration: configuration, url: channelsURL, logger: logger)
+            sandboxChannels = productionChannels
         case .production, .sandbox:
             production = try host(.production)
             sandbox = try host(.sandbox)
+            productionChannels = APNsChannelClient(
+                configuration: production.configuration, url: channelsURL, logger: logger)
+            sandboxChannels = APNsChannelClient(configuration: sandbox.configuration, url: channelsURL, logger: logger)
         }
     }
 
@@ -99,8 +124,15 @@ final class PushClients: Sendable {
         environment == .sandbox ? sandbox : production
     }
 
+    /// The channel management client of an environment.
+    func channels(_ environment: PushEnvironment) -> APNsChannelClient {
+        environment == .sandbox ? sandboxChannels : productionChannels
+    }
+
     func shutdown() async {
         try? await production.shutdown()
         if sandbox !== production { try? await sandbox.shutdown() }
+        await productionChannels.shutdown()
+        if sandboxChannels !== productionChannels { await sandboxChannels.shutdown() }
     }
 }

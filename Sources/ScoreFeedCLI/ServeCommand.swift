@@ -59,13 +59,19 @@ struct ServeCommand: AsyncParsableCommand {
         var clients: PushClients?
         if !noDelivery && apns.isConfigured {
             clients = try PushClients(
-                try apns.configuration(), connections: try apns.connectionCount(), logger: Runtime.logger)
+                try apns.configuration(), connections: try apns.connectionCount(),
+                channelsURL: try apns.channelsURLSetting(), logger: Runtime.logger)
         }
         var delivery: (@Sendable (PushEnvironment) -> APNsClient)?
-        if let clients { delivery = { clients.client($0) } }
+        var channels: (@Sendable (PushEnvironment) -> APNsChannelClient)?
+        if let clients {
+            delivery = { clients.client($0) }
+            channels = { clients.channels($0) }
+        }
         var server = ScoreFeedServer(
             configuration: configuration, databaseURL: try await Runtime.databaseURL(), apns: delivery,
             logger: Runtime.logger)
+        server.channels = channels
         server.drain = Duration.seconds(drainSeconds)
         do {
             let (host, portFile) = (configuration.host, self.portFile)

@@ -24,6 +24,8 @@ public struct ScoreFeedServer: Sendable {
     public let hub: ChangeHub
     /// The APNs client for an environment; `nil` runs without delivery (the outbox keeps the pushes).
     public let apns: (@Sendable (PushEnvironment) -> APNsClient)?
+    /// The channel management client for an environment; `nil` without APNs settings (no channels).
+    public var channels: (@Sendable (PushEnvironment) -> APNsChannelClient)?
     /// How long delivery may take to finish its round on shutdown.
     public var drain: Duration = .seconds(10)
     public var projector = Projector(clock: .wall({ Date() }))
@@ -52,6 +54,7 @@ public struct ScoreFeedServer: Sendable {
         let operations = OperationRoutes(database: database, hub: hub, metrics: metrics)
         let ingest = IngestRoute(configuration: configuration, database: database, metrics: metrics)
         let activities = ActivityRoutes(configuration: configuration, database: database, planner: projector.planner)
+        let channels = ChannelRoute(configuration: configuration, database: database, channels: self.channels)
         let reads = ReadRoutes(database: database, appKeys: configuration.appKeys)
         let streams = StreamRoute(database: database, hub: hub)
         return [
@@ -62,7 +65,7 @@ public struct ScoreFeedServer: Sendable {
             ("DELETE", "/v1/activities/{token}", activities.remove),
             ("GET", "/v1/activities/{token}", activities.show), ("PATCH", "/v1/activities/{token}", activities.update),
             ("GET", "/v1/games", reads.games), ("GET", "/v1/scoreboard", reads.scoreboard),
-            ("GET", "/v1/games/{id}", reads.game),
+            ("GET", "/v1/games/{id}", reads.game), ("GET", "/v1/games/{id}/channel", channels.handle),
             ("GET", "/v1/games/{id}/events", reads.events), ("GET", "/v1/games/{id}/pushes", reads.pushes),
             ("GET", "/v1/stream", streams.all), ("GET", "/v1/games/{id}/stream", streams.game),
         ]

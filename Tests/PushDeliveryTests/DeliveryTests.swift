@@ -25,6 +25,11 @@ struct Harness {
         return APNsClient(configuration: configuration, requestTimeout: .seconds(30), logger: quietLogger)
     }
 
+    /// A client of the local server's channel management API.
+    func channels() throws -> APNsChannelClient {
+        APNsChannelClient(configuration: try client().configuration, logger: quietLogger)
+    }
+
     /// A worker with millisecond backoffs so retries happen within the test.
     func worker(_ client: APNsClient, lease: Int = 30) -> DeliveryWorker {
         var worker = DeliveryWorker(connection: connection, client: { _ in client }, logger: quietLogger)

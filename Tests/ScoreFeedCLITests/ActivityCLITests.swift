@@ -108,6 +108,17 @@ struct ActivityCLITests {
             #expect(text.stdout.contains("last answer: 200 → sent"))
             let unknown = try await cli.run("activity", "show", String(repeating: "0f", count: 32))
             #expect(unknown.status == 1 && unknown.stderr.contains("no activity with token"))
+            // The game's broadcast channel, created at the local server on first use, then served again.
+            let channel = try await cli.run("channel", "2026-06-03-CHC-STL")
+            #expect(channel.status == 0, "\(channel.stderr)")
+            let id = channel.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(Data(base64Encoded: id) != nil, "\(channel.stdout)")
+            #expect(try await cli.run("channel", "2026-06-03-CHC-STL").stdout == channel.stdout)
+            let channels = try await cli.run("channel", "list", "--json")
+            let listed = try JSONSerialization.jsonObject(with: Data(channels.stdout.utf8)) as? [[String: Any]] ?? []
+            #expect(listed.map { $0["channelId"] as? String } == [id])
+            let noGame = try await cli.run("channel", "nope")
+            #expect(noGame.status == 1 && noGame.stderr.contains("no game \"nope\" yet"), "\(noGame.stderr)")
         }
     }
 

@@ -62,7 +62,8 @@ struct RunningServer: Sendable {
 
 /// Runs `body` against a fresh server; the server is stopped afterwards.
 func withServer(
-    maxBodyBytes: Int = 1 << 20, apns: APNsClient? = nil, streamMemory: Int = 4096,
+    maxBodyBytes: Int = 1 << 20, apns: APNsClient? = nil, channels: APNsChannelClient? = nil,
+    streamMemory: Int = 4096,
     _ body: @Sendable (RunningServer) async throws -> Void
 ) async throws {
     try await TestDatabase.withSchema { url in
@@ -75,9 +76,10 @@ func withServer(
         configuration.databaseConnections = 2
         var delivery: (@Sendable (PushEnvironment) -> APNsClient)?
         if let apns { delivery = { _ in apns } }
-        let server = ScoreFeedServer(
+        var server = ScoreFeedServer(
             configuration: configuration, databaseURL: url, apns: delivery, logger: quietLogger,
             streamMemory: streamMemory)
+        if let channels { server.channels = { _ in channels } }
         let (ports, found) = AsyncStream.makeStream(of: Int.self)
         let services = ServiceGroup(
             configuration: .init(services: [InProcess(server: server, found: found)], logger: quietLogger))

@@ -1,0 +1,113 @@
+import APNs
+import ArgumentParser
+import Foundation
+import PushDelivery
+import ScoreDomain
+import ScoreStore
+
+/// `scorefeed channel GAME` and `scorefeed channel list`: each game's broadcast channel (iOS 18+).
+struct ChannelCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "channel",
+        abstract: "A game's broadcast channel id, created through Apple's channel management API on first use.",
+        subcommands: [Get.self, List.self],
+        defaultSubcommand: Get.self
+    )
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "get",
+            abstract:
+                "Print the game's channel id (base64, as the app passes it to ActivityKit), creating it if needed."
+        )
+
+        @Argument(help: "The game id.")
+        var game: String
+
+        @Flag(help: "The sandbox (development) environment instead of production.")
+        var sandbox = false
+
+        @Flag(help: "Print one JSON object.")
+        var json = false
+
+        @OptionGroup var apns: APNsOptions
+
+        func run() async throws {
+            guard apns.isConfigured else {
+                throw CLIError(
+                    "broadcast channels need the APNs settings (flags --apns-*, or SCOREFEED_APNS_* variables)")
+            }
+            let clients = try PushClients(
+                try apns.configuration(), channelsURL: try apns.channelsURLSetting(), logger: Runtime.logger)
+            let environment: PushEnvironment = sandbox ? .sandbox : .production
+            let connection = try await Runtime.openDatabase()
+            let result: Result<StoredChannel, any Error>
+            do {
+                result = .success(
+                    try await ChannelKeeper.channel(
+                        gameId: game, environment: environment, client: clients.channels(environment),
+                        database: connection))
+            } catch {
+                result = .failure(error)
+            }
+            await connection.close()
+            await clients.shutdown()
+            let channel: StoredChannel
+            switch result {
+            case .success(let stored): channel = stored
+            case .failure(let error as ChannelError): throw CLIError(error.description)
+            case .failure(let error): throw error
+            }
+            if json {
+                let object: [String: Any] = [
+                    "gameId": channel.gameId, "environment": channel.environment.rawValue,
+                    "channelId": channel.channelId, "storagePolicy": channel.storagePolicy,
+                    "createdAt": rfc3339(channel.createdAt),
+                ]
+                let data = try JSONSerialization.data(
+                    withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+                Output.line(String(decoding: data, as: UTF8.self))
+            } else {
+                Output.line(channel.channelId)
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the channels: id, game, created, deleted.")
+
+        @Flag(help: "Print one JSON array.")
+        var json = false
+
+        func run() async throws {
+            let connection = try await Runtime.openDatabase()
+            let channels = try await connection.withSession { try Channels.list(in: $0) }
+            await connection.close()
+            if json {
+                let objects: [[String: Any]] = channels.map { channel in
+                    [
+                        "gameId": channel.gameId, "environment": channel.environment.rawValue,
+                        "channelId": channel.channelId, "createdAt": rfc3339(channel.createdAt),
+                        "deletedAt": channel.deletedAt.map { rfc3339($0) as Any } ?? NSNull(),
+                        "deletedReason": channel.deletedReason as Any? ?? NSNull(),
+                    ]
+                }
+                let data = try JSONSerialization.data(
+                    withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
+                Output.line(String(decoding: data, as: UTF8.self))
+                return
+            }
+            guard !channels.isEmpty else {
+                Output.line("no channels")
+                return
+            }
+            let rows = channels.map { channel in
+                [
+                    channel.channelId, channel.gameId, channel.environment.rawValue, rfc3339(channel.createdAt),
+                    channel.deletedAt.map { "\(rfc3339($0)) (\(channel.deletedReason ?? ""))" } ?? "",
+                ]
+            }
+            Output.write(Table.render(header: ["CHANNEL", "GAME", "ENV", "CREATED", "DELETED"], rows: rows))
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import APNs
+import Foundation
+import Hummingbird
+import PushDelivery
+import ScoreDomain
+import ScoreStore
+
+/// `GET /v1/games/{id}/channel[?environment=production|sandbox]`: the game's broadcast channel id
+/// (base64, as the app passes it to ActivityKit), created through Apple's channel management API on
+/// first use. With an app key.
+struct ChannelRoute {
+    let configuration: ServerConfiguration
+    let database: Database
+    let channels: (@Sendable (PushEnvironment) -> APNsChannelClient)?
+
+    func handle(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        guard try Credentials.presentsKey(request, anyOf: configuration.appKeys, kind: "an app key") else {
+            var error = APIError(.unauthorized, "unauthorized", "send `Authorization: Bearer <app key>`")
+            error.headers[.wwwAuthenticate] = "Bearer"
+            throw error
+        }
+        let gameId = try context.parameters.require("id")
+        let name = request.uri.queryParameters.get("environment") ?? PushEnvironment.production.rawValue
+        guard let environment = PushEnvironment(rawValue: name) else {
+            throw APIError(
+                .badRequest, "invalid-field", "environment: must be \"production\" or \"sandbox\"",
+                details: .array([
+                    .object(["field": .string("environment"), "reason": .string("must be production or sandbox")])
+                ]))
+        }
+        guard let channels else {
+            throw APIError(
+                .serviceUnavailable, "no-apns", "broadcast channels need the APNs settings (SCOREFEED_APNS_*)")
+        }
+        let pool = try await database.ready().pool
+        do {
+            let channel = try await ChannelKeeper.channel(
+                gameId: gameId, environment: environment, client: channels(environment), database: pool)
+            return .json(Self.json(channel))
+        } catch let error as ChannelError {
+            switch error {
+            case .unknownGame: throw APIError.notFound(error.description)
+            case .full: throw APIError(.conflict, "channel-limit", error.description)
+            case .apns: throw APIError(.badGateway, "apns-refused", error.description)
+            }
+        }
+    }
+
+    static func json(_ channel: StoredChannel) -> JSONValue {
+        .object([
+            "gameId": .string(channel.gameId), "environment": .string(channel.environment.rawValue),
+            "channelId": .string(channel.channelId), "storagePolicy": .int(channel.storagePolicy),
+            "createdAt": .string(rfc3339(channel.createdAt)),
+            "deletedAt": channel.deletedAt.map { .string(rfc3339($0)) } ?? .null,
+        ])
+    }
+}

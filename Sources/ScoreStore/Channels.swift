@@ -1,0 +1,85 @@
+import Foundation
+import PostgresClient
+
+/// A game's broadcast channel as stored.
+public struct StoredChannel: Sendable, Equatable {
+    public var gameId: String
+    public var environment: PushEnvironment
+    /// The id Apple gave it (base64), as the app passes it to ActivityKit.
+    public var channelId: String
+    public var storagePolicy: Int
+    public var createdAt: Date
+    public var deletedAt: Date?
+    public var deletedReason: String?
+}
+
+/// The `channels` table: at most one open channel per game and environment.
+public enum Channels {
+    /// Apple's limit of channels per environment.
+    public static let maximumOpen = 10_000
+
+    /// Serializes channel creation for one game (two requests never create two channels).
+    public static func lock(gameId: String, in tx: PostgresSession) throws {
+        try tx.query("SELECT pg_advisory_xact_lock(hashtext('scorefeed-channel:' || $1))", [gameId])
+    }
+
+    /// The game's open channel in this environment, if any.
+    public static func open(gameId: String, environment: PushEnvironment, in session: PostgresSession) throws
+        -> StoredChannel?
+    {
+        try decode(
+            session.query(
+                "\(select) WHERE game_id = $1 AND environment = $2 AND deleted_at IS NULL",
+                [gameId, environment.rawValue])
+        ).first
+    }
+
+    /// How many channels are open in the environment.
+    public static func openCount(environment: PushEnvironment, in session: PostgresSession) throws -> Int {
+        try session.query(
+            "SELECT count(*) AS n FROM channels WHERE environment = $1 AND deleted_at IS NULL",
+            [environment.rawValue])[0].int("n")
+    }
+
+    /// Records a channel Apple created.
+    public static func insert(
+        gameId: String, environment: PushEnvironment, channelId: String, storagePolicy: Int,
+        in session: PostgresSession
+    ) throws -> StoredChannel {
+        try decode(
+            session.query(
+                """
+                INSERT INTO channels (game_id, environment, channel_id, storage_policy) VALUES ($1, $2, $3, $4)
+                RETURNING \(columns)
+                """, [gameId, environment.rawValue, channelId, storagePolicy]))[0]
+    }
+
+    /// Marks a channel deleted (or no longer known to APNs), with why.
+    @discardableResult
+    public static func markDeleted(channelId: String, reason: String, in session: PostgresSession) throws -> Bool {
+        try session.query(
+            "UPDATE channels SET deleted_at = now(), deleted_reason = $2 WHERE channel_id = $1 AND deleted_at IS NULL",
+            [channelId, reason]
+        ).affectedRows == 1
+    }
+
+    /// Every channel, open first, newest first.
+    public static func list(in session: PostgresSession) throws -> [StoredChannel] {
+        try decode(session.query("\(select) ORDER BY deleted_at IS NOT NULL, created_at DESC, id DESC"))
+    }
+
+    private static let columns =
+        "game_id, environment, channel_id, storage_policy, created_at, deleted_at, deleted_reason"
+    private static let select = "SELECT \(columns) FROM channels"
+
+    private static func decode(_ result: PostgresResult) throws -> [StoredChannel] {
+        try result.rows.map { row in
+            StoredChannel(
+                gameId: try row.string("game_id"), environment: try row.value("environment"),
+                channelId: try row.string("channel_id"), storagePolicy: try row.int("storage_policy"),
+                createdAt: try row.date("created_at"),
+                deletedAt: try row.text("deleted_at").flatMap(PostgresTimestamp.parse),
+                deletedReason: try row.text("deleted_reason"))
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import APNs
+import APNsSandbox
+import Foundation
+import ScoreFeedTesting
+import Testing
+
+@Suite("a game's broadcast channel over HTTP")
+struct ChannelRouteTests {
+    @Test("created on first use and served again; clear errors; 503 without APNs settings")
+    func channel() async throws {
+        let pair = APNsTestKeyPair()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apns-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let sandboxConfiguration = APNsSandbox.Configuration(
+            bundleId: "com.example.scores", teamId: "TEAM000001", keyId: "KEY0000001", publicKeyPEM: pair.publicKeyPEM,
+            caCertificateOutput: folder.appendingPathComponent("ca.pem").path)
+        let auth = ("Authorization", "Bearer \(appKey)")
+        try await APNsSandbox.withRunning(sandboxConfiguration) { sandbox in
+            let channels = APNsChannelClient(
+                configuration: try APNsConfiguration(
+                    signingKeyPEM: pair.privateKeyPEM, keyId: "KEY0000001", teamId: "TEAM000001",
+                    bundleId: "com.example.scores", environment: .custom(sandbox.url),
+                    additionalCAFile: sandbox.caCertificatePath),
+                logger: quietLogger)
+            try await withServer(channels: channels) { server in
+                #expect(try await server.request(.GET, "/v1/games/g1/channel", headers: [auth]).status == 404)
+                #expect(try await server.ingest("[\(scheduled("g1"))]").status == 202)
+                let first = try await server.request(.GET, "/v1/games/g1/channel", headers: [auth])
+                #expect(first.status == 200, "\(first.body)")
+                let id = try #require(first.object["channelId"] as? String)
+                #expect(sandbox.channels.channel(id) != nil)
+                #expect(first.object["environment"] as? String == "production")
+                #expect(first.object["storagePolicy"] as? Int == 0)
+                let again = try await server.request(.GET, "/v1/games/g1/channel", headers: [auth])
+                #expect(again.object["channelId"] as? String == id)
+                let sandboxed = try await server.request(
+                    .GET, "/v1/games/g1/channel?environment=sandbox", headers: [auth])
+                #expect(sandboxed.status == 200 && sandboxed.object["channelId"] as? String != id)
+                let bad = try await server.request(.GET, "/v1/games/g1/channel?environment=staging", headers: [auth])
+                #expect(bad.status == 400)
+                let details = (bad.object["error"] as? [String: Any])?["details"] as? [[String: Any]]
+                #expect(details?.first?["field"] as? String == "environment")
+                #expect(try await server.request(.GET, "/v1/games/g1/channel").status == 401)
+                #expect(sandbox.channels.all().count == 2)
+            }
+            await channels.shutdown()
+        }
+        try await withServer { server in
+            #expect(try await server.ingest("[\(scheduled("g1"))]").status == 202)
+            let off = try await server.request(
+                .GET, "/v1/games/g1/channel", headers: [("Authorization", "Bearer \(appKey)")])
+            #expect(off.status == 503 && off.errorCode == "no-apns")
+        }
+    }
+}
