@@ -10,7 +10,8 @@ public enum Outbox {
     /// Claims expire: a worker that dies holding them loses nothing, another one takes them when
     /// the lease ends.
     public static func claim(limit: Int, lease: Int, in tx: PostgresSession) throws -> [OutboxPush] {
-        // Not a push whose activity has another one on the wire (another round or worker holds it):
+        // Not a push whose activity has another one on the wire (another round or worker holds it; a
+        // hashed subplan, read once per claim, whatever the planner's statistics):
         // per-activity order, and an older push waiting for its retry is not sent beside a newer one
         // (once that one is accepted, the older is superseded).
         let claimed = try tx.query(
@@ -18,10 +19,9 @@ public enum Outbox {
             WITH due AS (
                 SELECT id FROM activity_pushes d
                 WHERE state = 'pending' AND next_attempt_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
-                  AND NOT EXISTS (
-                      SELECT 1 FROM activity_pushes q
-                      WHERE q.activity_id = d.activity_id AND q.state = 'pending' AND q.claimed_until >= now()
-                        AND q.id <> d.id)
+                  AND d.activity_id NOT IN (
+                      SELECT q.activity_id FROM activity_pushes q
+                      WHERE q.state = 'pending' AND q.claimed_until >= now())
                 ORDER BY next_attempt_at, id
                 LIMIT $1
                 FOR UPDATE SKIP LOCKED
