@@ -60,6 +60,30 @@ public enum ChannelKeeper {
         return stored
     }
 
+    /// Deletes at Apple, and marks deleted, the channels of games that are over and whose dismissal
+    /// window (`dismissAfter` seconds after the end) has passed: channels are a limited resource (10,000
+    /// per environment). Returns how many it deleted; a channel Apple no longer knows counts too.
+    @discardableResult
+    public static func deleteFinished(
+        now: Date, dismissAfter: Int, client: @Sendable (PushEnvironment) -> APNsChannelClient,
+        database: some PostgresTransactor
+    ) async throws -> Int {
+        let before = now.addingTimeInterval(-Double(dismissAfter))
+        let finished = try await database.transaction { try Channels.finished(before: before, in: $0) }
+        var deleted = 0
+        for channel in finished {
+            let answer = await client(channel.environment).delete(channel.channelId)
+            guard answer.status == 204 || answer.reason == "ChannelNotRegistered" else { continue }
+            let channelId = channel.channelId
+            if try await database.transaction({
+                try Channels.markDeleted(channelId: channelId, reason: "game over", in: $0)
+            }) {
+                deleted += 1
+            }
+        }
+        return deleted
+    }
+
     /// APNs no longer knows the channel (`ChannelNotRegistered`, `BadChannelId`): it is marked deleted
     /// and a new one is created and served.
     public static func replace(

@@ -114,6 +114,13 @@ public struct ScoreFeedServer: Sendable {
             .init(service: application),
             .init(service: ChangeFeedService(hub: hub, database: database, logger: logger)),
         ]
+        if let channels {
+            services.append(
+                .init(
+                    service: ChannelJanitorService(
+                        channels: channels, dismissAfter: projector.throttle.dismissAfter, database: database,
+                        logger: logger)))
+        }
         if let apns {
             services.append(
                 .init(service: DeliveryStarter(server: self, apns: apns), successTerminationBehavior: .ignore))

@@ -1,3 +1,5 @@
+import APNs
+import Foundation
 import LiveActivity
 import Logging
 import PostgresClient
@@ -103,6 +105,35 @@ struct DeliveryService: Service {
             }
             try await group.next()
             group.cancelAll()
+        }
+    }
+}
+
+/// Deletes the broadcast channels of games that are over once their dismissal window has passed
+/// (channels are limited to 10,000 per environment), every minute. Stops on graceful shutdown.
+struct ChannelJanitorService: Service {
+    let channels: @Sendable (PushEnvironment) -> APNsChannelClient
+    let dismissAfter: Int
+    let database: Database
+    let logger: Logger
+    var interval: Duration = .seconds(60)
+
+    func run() async throws {
+        let pool = try await database.ready().pool
+        let (channels, dismissAfter, logger, interval) = (self.channels, self.dismissAfter, self.logger, self.interval)
+        try await untilGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    let deleted = try await ChannelKeeper.deleteFinished(
+                        now: Date(), dismissAfter: dismissAfter, client: channels, database: pool)
+                    if deleted > 0 {
+                        logger.info("deleted the channels of finished games", metadata: ["count": "\(deleted)"])
+                    }
+                } catch {
+                    logger.warning("could not delete finished channels", metadata: ["error": "\(error)"])
+                }
+                try await Task.sleep(for: interval)
+            }
         }
     }
 }

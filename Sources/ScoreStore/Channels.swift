@@ -63,6 +63,20 @@ public enum Channels {
         ).affectedRows == 1
     }
 
+    /// Open channels whose game is over (closed, cancelled, postponed) since before `before`.
+    public static func finished(before: Date, in session: PostgresSession) throws -> [StoredChannel] {
+        try decode(
+            session.query(
+                """
+                SELECT c.game_id, c.environment, c.channel_id, c.storage_policy, c.created_at, c.deleted_at,
+                       c.deleted_reason
+                FROM channels c JOIN score_states s ON s.game_id = c.game_id
+                WHERE c.deleted_at IS NULL AND s.status IN ('closed', 'cancelled', 'postponed')
+                  AND (s.state->>'updatedAt')::timestamptz < $1
+                ORDER BY c.id
+                """, [before]))
+    }
+
     /// Every channel, open first, newest first.
     public static func list(in session: PostgresSession) throws -> [StoredChannel] {
         try decode(session.query("\(select) ORDER BY deleted_at IS NOT NULL, created_at DESC, id DESC"))

@@ -72,4 +72,29 @@ struct ChannelKeeperTests {
             await client.shutdown()
         }
     }
+
+    @Test("a finished game's channel is deleted once its dismissal window has passed, not before")
+    func deletedAfterTheGame() async throws {
+        try await Harness.with { h in
+            _ = try await h.replay("plain-nine")  // a closed game, its final at 2026-04-02T02:10:29Z
+            let client = try h.channels()
+            let game = "2026-04-01-NYY-BOS"
+            let channel = try await ChannelKeeper.channel(
+                gameId: game, environment: .production, client: client, database: h.connection)
+            let final = Date(timeIntervalSince1970: 1_775_095_829)
+            let early = try await ChannelKeeper.deleteFinished(
+                now: final.addingTimeInterval(1800), dismissAfter: 3600, client: { _ in client }, database: h.connection
+            )
+            #expect(early == 0)
+            #expect(h.sandbox.channels.channel(channel.channelId) != nil)
+            let late = try await ChannelKeeper.deleteFinished(
+                now: final.addingTimeInterval(3700), dismissAfter: 3600, client: { _ in client }, database: h.connection
+            )
+            #expect(late == 1)
+            #expect(h.sandbox.channels.channel(channel.channelId) == nil)
+            let stored = try await h.connection.withSession { try Channels.list(in: $0) }
+            #expect(stored.first?.deletedReason == "game over")
+            await client.shutdown()
+        }
+    }
 }
