@@ -17,42 +17,75 @@ public enum JSONValue: Sendable, Equatable {
 
     /// The compact, key-sorted JSON text of this value.
     public func serialized() -> String {
-        var out = ""
-        write(to: &out)
-        return out
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        write(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends the compact, key-sorted JSON text of this value to `out`.
     public func write(to out: inout String) {
+        out += serialized()
+    }
+
+    /// Appends the compact, key-sorted JSON text of this value to `bytes` (UTF-8): the one writer,
+    /// byte by byte into one buffer, with no intermediate strings.
+    public func write(to bytes: inout [UInt8]) {
         switch self {
         case .null:
-            out += "null"
+            bytes += "null".utf8
         case .bool(let value):
-            out += value ? "true" : "false"
+            bytes += (value ? "true" : "false").utf8
         case .int(let value):
-            out += String(value)
+            bytes += String(value).utf8
         case .double(let value):
-            out += value.isFinite ? "\(value)" : "null"
+            bytes += (value.isFinite ? "\(value)" : "null").utf8
         case .string(let value):
-            JSONValue.writeString(value, to: &out)
+            JSONValue.writeString(value, to: &bytes)
         case .array(let values):
-            out += "["
+            bytes.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
-                value.write(to: &out)
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                value.write(to: &bytes)
             }
-            out += "]"
+            bytes.append(UInt8(ascii: "]"))
         case .object(let members):
-            out += "{"
+            bytes.append(UInt8(ascii: "{"))
             let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             for (index, key) in keys.enumerated() {
-                if index > 0 { out += "," }
-                JSONValue.writeString(key, to: &out)
-                out += ":"
-                members[key]!.write(to: &out)
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                JSONValue.writeString(key, to: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                members[key]!.write(to: &bytes)
             }
-            out += "}"
+            bytes.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// Appends `text` as a JSON string literal to `bytes` (see ``writeString(_:to:)-(String,String)``).
+    public static func writeString(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            guard needsEscape(byte) else {
+                bytes.append(byte)
+                continue
+            }
+            bytes.append(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+            case 0x0A: bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(UInt8(ascii: "t"))
+            case 0x08: bytes.append(UInt8(ascii: "b"))
+            case 0x0C: bytes.append(UInt8(ascii: "f"))
+            default:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes += [
+                    UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+                ]
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
     }
 
     /// Appends `text` as a JSON string literal: `"` and `\` escaped, control characters as
