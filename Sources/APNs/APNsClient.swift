@@ -26,6 +26,8 @@ public final class APNsClient: Sendable {
     private let logger: Logger
     private let authority: String
     private let pathPrefix: String
+    /// `<base>/4/broadcasts/apps/<bundle>`.
+    private let broadcastPath: String
 
     /// Creates a client.
     /// - Parameters:
@@ -39,6 +41,7 @@ public final class APNsClient: Sendable {
         requestTimeout: Duration = .seconds(10),
         connections: Int = 1,
         tokenProvider: APNsTokenProvider? = nil,
+        url: URL? = nil,
         logger: Logger
     ) {
         self.configuration = configuration
@@ -46,13 +49,14 @@ public final class APNsClient: Sendable {
         self.connections = max(1, connections)
         self.tokenProvider = tokenProvider ?? APNsTokenProvider(configuration: configuration)
         self.logger = logger
-        let url = configuration.environment.baseURL
+        let url = url ?? configuration.environment.baseURL
         let host = url.host ?? "localhost"
         let port = url.port ?? 443
         self.authority = url.port.map { "\(host):\($0)" } ?? host
         var prefix = url.path
         while prefix.hasSuffix("/") { prefix.removeLast() }
         self.pathPrefix = prefix + "/3/device/"
+        self.broadcastPath = prefix + "/4/broadcasts/apps/" + configuration.bundleId
 
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.minimumTLSVersion = .tlsv12
@@ -136,6 +140,55 @@ public final class APNsClient: Sendable {
         if expired { tokenProvider.tokenExpired(jwt) }
         if keep { tokenProvider.keepCurrentToken() }
         return final
+    }
+
+    /// Apple's broadcast hosts (keep them configurable: Apple's documents name two).
+    public static func defaultBroadcastURL(for environment: APNsConfiguration.Environment) -> URL {
+        switch environment {
+        case .production: URL(string: "https://api-broadcast.push.apple.com")!
+        case .sandbox: URL(string: "https://api-broadcast.sandbox.push.apple.com")!
+        case .custom(let url): url
+        }
+    }
+
+    /// Sends broadcasts (`POST /4/broadcasts/apps/<bundle>` with `apns-channel-id`, no `apns-topic`,
+    /// `apns-expiration: 0`, as No Message Storage channels require), one batch; one result each.
+    public func send(broadcasts: [APNsBroadcast], timeout: Duration? = nil) async -> [APNsResult] {
+        guard !broadcasts.isEmpty else { return [] }
+        let jwt: String
+        do {
+            jwt = try tokenProvider.token()
+        } catch {
+            return broadcasts.map { _ in APNsResult(error: error) }
+        }
+        let deadline = NIODeadline.now() + TimeAmount(timeout ?? requestTimeout)
+        let requests = broadcasts.map { broadcast -> HTTP2Request in
+            var headers: HPACKHeaders = [":method": "POST", ":scheme": "https", ":authority": authority]
+            headers.add(name: ":path", value: broadcastPath)
+            headers.add(name: "apns-channel-id", value: broadcast.channelId, indexing: .nonIndexable)
+            headers.add(name: "apns-push-type", value: "liveactivity")
+            headers.add(name: "apns-priority", value: String(broadcast.priority.rawValue))
+            headers.add(name: "apns-expiration", value: "0")
+            headers.add(name: "apns-request-id", value: broadcast.requestId, indexing: .nonIndexable)
+            headers.add(name: "authorization", value: "bearer \(jwt)", indexing: .nonIndexable)
+            headers.add(name: "content-type", value: "application/json")
+            return HTTP2Request(headers: headers, body: ByteBuffer(bytes: broadcast.payload))
+        }
+        var outcomes = await pool.execute(requests, deadline: deadline)
+        // Never reached APNs (a closing connection, GOAWAY): once more.
+        let notSent = outcomes.indices.filter {
+            if case .failure(let error) = outcomes[$0], error.code == .notSent { return true }
+            return false
+        }
+        if !notSent.isEmpty, !Task.isCancelled {
+            let again = await pool.execute(notSent.map { requests[$0] }, deadline: deadline)
+            for (index, outcome) in zip(notSent, again) { outcomes[index] = outcome }
+        }
+        let results = outcomes.map(Self.result)
+        if results.contains(where: { $0.status == 403 && $0.reason == "ExpiredProviderToken" }) {
+            tokenProvider.tokenExpired(jwt)
+        }
+        return results
     }
 
     /// Closes the connections; the client cannot send afterwards.
@@ -224,5 +277,23 @@ public final class APNsClient: Sendable {
             logger.info("APNs push not delivered", metadata: metadata)
         }
         return result
+    }
+}
+
+/// One broadcast to a channel.
+public struct APNsBroadcast: Sendable, Hashable {
+    /// The channel's id (base64).
+    public var channelId: String
+    /// The exact body, `{"aps":{...}}`, at most 5,120 bytes.
+    public var payload: [UInt8]
+    public var priority: APNsPriority
+    /// Stable across retries (`apns-request-id`).
+    public var requestId: String
+
+    public init(channelId: String, payload: [UInt8], priority: APNsPriority, requestId: String) {
+        self.channelId = channelId
+        self.payload = payload
+        self.priority = priority
+        self.requestId = requestId
     }
 }

@@ -26,4 +26,10 @@ public struct ThrottlePolicy: Sendable, Equatable, Codable {
         self.lifetime = lifetime
         self.lifetimeMargin = lifetimeMargin
     }
+
+    /// A broadcast channel's: at most one broadcast every 3 seconds (Apple's forum guidance is about one
+    /// per second per channel), the same moments at priority 10 with an alert, no 8-hour limit of its own
+    /// (each subscribed activity has its own).
+    public static let channel = ThrottlePolicy(
+        minInterval: 3, hourlyBudget: 120, frequentHourlyBudget: 120, lifetime: 7 * 24 * 3600)
 }

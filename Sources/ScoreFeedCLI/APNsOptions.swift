@@ -45,6 +45,24 @@ struct APNsOptions: ParsableArguments {
     }
 
     @Option(
+        name: .customLong("apns-broadcast-url"),
+        help:
+            "Apple's broadcast host, or a local server (SCOREFEED_APNS_BROADCAST_URL; default Apple's for the environment, or --apns-url when that is a URL)."
+    )
+    var broadcastURL: String?
+
+    /// The broadcast URL: the flag, else the variable, else `nil` (Apple's, or the custom APNs URL).
+    func broadcastURLSetting() throws -> URL? {
+        let variable = "SCOREFEED_APNS_BROADCAST_URL"
+        let text = broadcastURL ?? Runtime.environment[variable] ?? ""
+        if text.isEmpty { return nil }
+        guard let url = URL(string: text), url.scheme == "https", url.host != nil else {
+            throw CLIError("APNs configuration: --apns-broadcast-url / \(variable) must be an https URL, not '\(text)'")
+        }
+        return url
+    }
+
+    @Option(
         name: .customLong("apns-connections"),
         help: "HTTP/2 connections per APNs host, 1 to 64 (SCOREFEED_APNS_CONNECTIONS, default 1).")
     var connections: Int?
@@ -95,8 +113,13 @@ final class PushClients: Sendable {
     let sandbox: APNsClient
     let productionChannels: APNsChannelClient
     let sandboxChannels: APNsChannelClient
+    let productionBroadcasts: APNsClient
+    let sandboxBroadcasts: APNsClient
 
-    init(_ configuration: APNsConfiguration, connections: Int = 1, channelsURL: URL? = nil, logger: Logger) throws {
+    init(
+        _ configuration: APNsConfiguration, connections: Int = 1, channelsURL: URL? = nil, broadcastURL: URL? = nil,
+        logger: Logger
+    ) throws {
         func host(_ environment: APNsConfiguration.Environment) throws -> APNsClient {
             APNsClient(
                 configuration: try APNsConfiguration(
@@ -111,17 +134,34 @@ final class PushClients: Sendable {
             sandbox = production
             productionChannels = APNsChannelClient(configuration: configuration, url: channelsURL, logger: logger)
             sandboxChannels = productionChannels
+            productionBroadcasts = APNsClient(
+                configuration: configuration,
+                url: broadcastURL ?? APNsClient.defaultBroadcastURL(for: configuration.environment),
+                logger: logger)
+            sandboxBroadcasts = productionBroadcasts
         case .production, .sandbox:
             production = try host(.production)
             sandbox = try host(.sandbox)
             productionChannels = APNsChannelClient(
                 configuration: production.configuration, url: channelsURL, logger: logger)
             sandboxChannels = APNsChannelClient(configuration: sandbox.configuration, url: channelsURL, logger: logger)
+            productionBroadcasts = APNsClient(
+                configuration: production.configuration,
+                url: broadcastURL ?? APNsClient.defaultBroadcastURL(for: .production), logger: logger)
+            sandboxBroadcasts = APNsClient(
+                configuration: sandbox.configuration,
+                url: broadcastURL ?? APNsClient.defaultBroadcastURL(for: .sandbox),
+                logger: logger)
         }
     }
 
     func client(_ environment: PushEnvironment) -> APNsClient {
         environment == .sandbox ? sandbox : production
+    }
+
+    /// The broadcast client of an environment.
+    func broadcasts(_ environment: PushEnvironment) -> APNsClient {
+        environment == .sandbox ? sandboxBroadcasts : productionBroadcasts
     }
 
     /// The channel management client of an environment.
@@ -134,5 +174,7 @@ final class PushClients: Sendable {
         if sandbox !== production { try? await sandbox.shutdown() }
         await productionChannels.shutdown()
         if sandboxChannels !== productionChannels { await sandboxChannels.shutdown() }
+        try? await productionBroadcasts.shutdown()
+        if sandboxBroadcasts !== productionBroadcasts { try? await sandboxBroadcasts.shutdown() }
     }
 }

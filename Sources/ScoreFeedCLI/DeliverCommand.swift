@@ -26,40 +26,75 @@ struct DeliverCommand: AsyncParsableCommand {
 
     func run() async throws {
         let connection = try await Runtime.openDatabase()
-        let total = try await Self.deliver(connection, apns: apns, untilEmpty: untilEmpty)
+        let (total, broadcasts) = try await Self.deliver(connection, apns: apns, untilEmpty: untilEmpty)
         await connection.close()
+        Self.report(total, broadcasts)
+        if let paused = total.paused ?? broadcasts.paused { throw CLIError("delivery paused: APNs said \(paused)") }
+    }
+
+    /// Prints what was delivered (broadcasts only when there were any).
+    static func report(_ total: DeliveryRound, _ broadcasts: BroadcastRound) {
         Output.error(
             "delivered \(total.sent) push(es); \(total.retried) retried, \(total.deactivated) deactivated, "
                 + "\(total.failed) failed")
-        if let paused = total.paused { throw CLIError("delivery paused: APNs said \(paused)") }
+        if broadcasts.sent + broadcasts.failed > 0 {
+            Output.error(
+                "delivered \(broadcasts.sent) broadcast(s); \(broadcasts.retried) retried, \(broadcasts.failed) failed")
+        }
     }
 
-    /// Runs a worker with the configured APNs clients (also used by `replay --deliver`).
+    private enum Finished: Sendable {
+        case pushes(DeliveryRound)
+        case broadcasts(BroadcastRound)
+        case scheduler
+    }
+
+    /// Runs the push and broadcast workers with the configured APNs clients (also used by
+    /// `replay --deliver`), the tick scheduler beside them.
     static func deliver(
         _ connection: PostgresConnection, apns: APNsOptions, untilEmpty: Bool
-    ) async throws -> DeliveryRound {
+    ) async throws -> (DeliveryRound, BroadcastRound) {
         let clients = try PushClients(
-            try apns.configuration(), connections: try apns.connectionCount(), logger: Runtime.logger)
+            try apns.configuration(), connections: try apns.connectionCount(),
+            channelsURL: try apns.channelsURLSetting(), broadcastURL: try apns.broadcastURLSetting(),
+            logger: Runtime.logger)
         let worker = DeliveryWorker(connection: connection, client: { clients.client($0) }, logger: Runtime.logger)
         let url = try await Runtime.databaseURL()
+        let broadcastConnection = try await PostgresConnection.connect(url)
+        let broadcaster = BroadcastWorker(
+            connection: broadcastConnection, client: { clients.broadcasts($0) }, logger: Runtime.logger)
         do {
-            // The tick scheduler runs beside the worker (as in `serve`): coalesced updates whose
+            // The tick scheduler runs beside the workers (as in `serve`): coalesced updates whose
             // interval closed, and ends before Apple's 8-hour limit, go into the outbox on the wall clock.
-            let total = try await withThrowingTaskGroup(of: DeliveryRound?.self) { group in
-                group.addTask { try await worker.run(untilEmpty: untilEmpty) }
+            let totals = try await withThrowingTaskGroup(of: Finished.self) { group in
+                group.addTask { .pushes(try await worker.run(untilEmpty: untilEmpty)) }
+                group.addTask { .broadcasts(try await broadcaster.run(untilEmpty: untilEmpty)) }
                 group.addTask {
                     try await PushScheduler.run(url: url, planner: PushPlanner(), logger: Runtime.logger)
-                    return nil
+                    return .scheduler
                 }
                 defer { group.cancelAll() }
+                var pushes: DeliveryRound?
+                var broadcasts: BroadcastRound?
                 while let result = try await group.next() {
-                    if let total = result { return total }
+                    switch result {
+                    case .pushes(let total): pushes = total
+                    case .broadcasts(let total): broadcasts = total
+                    case .scheduler: break
+                    }
+                    // Until empty: both workers done. Otherwise the first that stops ends the run.
+                    if let pushes, let broadcasts { return (pushes, broadcasts) }
+                    if !untilEmpty, pushes != nil || broadcasts != nil {
+                        return (pushes ?? DeliveryRound(), broadcasts ?? BroadcastRound())
+                    }
                 }
                 throw CancellationError()
             }
+            await broadcastConnection.close()
             await clients.shutdown()
-            return total
+            return totals
         } catch {
+            await broadcastConnection.close()
             await clients.shutdown()
             throw error
         }

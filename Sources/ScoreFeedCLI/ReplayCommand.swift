@@ -101,11 +101,11 @@ struct ReplayCommand: AsyncParsableCommand {
                     + "are projected now and printed)")
         }
         if deliver {
-            let total = try await DeliverCommand.deliver(connection, apns: apns, untilEmpty: true)
-            Output.error(
-                "delivered \(total.sent) push(es); \(total.retried) retried, \(total.deactivated) deactivated, "
-                    + "\(total.failed) failed")
-            if let paused = total.paused { throw CLIError("delivery paused: APNs said \(paused)") }
+            let (total, broadcasts) = try await DeliverCommand.deliver(connection, apns: apns, untilEmpty: true)
+            DeliverCommand.report(total, broadcasts)
+            if let paused = total.paused ?? broadcasts.paused {
+                throw CLIError("delivery paused: APNs said \(paused)")
+            }
         }
         await connection.close()
         if !summary.failures.isEmpty {

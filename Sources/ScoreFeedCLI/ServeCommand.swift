@@ -60,18 +60,22 @@ struct ServeCommand: AsyncParsableCommand {
         if !noDelivery && apns.isConfigured {
             clients = try PushClients(
                 try apns.configuration(), connections: try apns.connectionCount(),
-                channelsURL: try apns.channelsURLSetting(), logger: Runtime.logger)
+                channelsURL: try apns.channelsURLSetting(), broadcastURL: try apns.broadcastURLSetting(),
+                logger: Runtime.logger)
         }
         var delivery: (@Sendable (PushEnvironment) -> APNsClient)?
         var channels: (@Sendable (PushEnvironment) -> APNsChannelClient)?
+        var broadcasts: (@Sendable (PushEnvironment) -> APNsClient)?
         if let clients {
             delivery = { clients.client($0) }
             channels = { clients.channels($0) }
+            broadcasts = { clients.broadcasts($0) }
         }
         var server = ScoreFeedServer(
             configuration: configuration, databaseURL: try await Runtime.databaseURL(), apns: delivery,
             logger: Runtime.logger)
         server.channels = channels
+        server.broadcasts = broadcasts
         server.drain = Duration.seconds(drainSeconds)
         do {
             let (host, portFile) = (configuration.host, self.portFile)

@@ -26,6 +26,8 @@ public struct ScoreFeedServer: Sendable {
     public let apns: (@Sendable (PushEnvironment) -> APNsClient)?
     /// The channel management client for an environment; `nil` without APNs settings (no channels).
     public var channels: (@Sendable (PushEnvironment) -> APNsChannelClient)?
+    /// The broadcast client for an environment; `nil`: broadcasts wait in their outbox.
+    public var broadcasts: (@Sendable (PushEnvironment) -> APNsClient)?
     /// How long delivery may take to finish its round on shutdown.
     public var drain: Duration = .seconds(10)
     public var projector = Projector(clock: .wall({ Date() }))
@@ -114,6 +116,12 @@ public struct ScoreFeedServer: Sendable {
             .init(service: application),
             .init(service: ChangeFeedService(hub: hub, database: database, logger: logger)),
         ]
+        if let broadcasts {
+            services.append(
+                .init(
+                    service: BroadcastService(client: broadcasts, database: database, logger: logger),
+                    successTerminationBehavior: .ignore))
+        }
         if let channels {
             services.append(
                 .init(

@@ -4,6 +4,7 @@ import LiveActivity
 import Logging
 import PostgresClient
 import PushDelivery
+import Retry
 import ScoreStore
 import ServiceLifecycle
 import Synchronization
@@ -135,5 +136,58 @@ struct ChannelJanitorService: Service {
                 try await Task.sleep(for: interval)
             }
         }
+    }
+}
+
+/// The broadcast worker as a service: on a connection of its own (again after a lost one), woken by
+/// the outbox's notifications; it stops on graceful shutdown (what is in flight is released).
+struct BroadcastService: Service {
+    let client: @Sendable (PushEnvironment) -> APNsClient
+    let database: Database
+    let logger: Logger
+
+    func run() async throws {
+        _ = try await database.ready()
+        let (client, url, logger) = (self.client, database.url, self.logger)
+        try await untilGracefulShutdown {
+            var failures = 0
+            while !Task.isCancelled {
+                do {
+                    let connection = try await PostgresConnection.connect(url)
+                    failures = 0
+                    let wakeup = DeliveryWakeup()
+                    let follower = LogFollower(url: url, channel: ActivityPushes.channel, logger: logger)
+                    let worker = BroadcastWorker(connection: connection, client: client, logger: logger)
+                    let total = try await withThrowingTaskGroup(of: BroadcastRound?.self) { group in
+                        group.addTask {
+                            try await follower.run { _ in
+                                wakeup.signal()
+                                return false
+                            }
+                            return nil
+                        }
+                        group.addTask { try await worker.run(untilEmpty: false, wakeup: wakeup) }
+                        defer { group.cancelAll() }
+                        while let result = try await group.next() {
+                            if let total = result { return total }
+                        }
+                        return BroadcastRound()
+                    }
+                    await connection.close()
+                    if let paused = total.paused {
+                        logger.critical("broadcast delivery is paused until restarted: APNs said \(paused)")
+                    }
+                    return
+                } catch let error as PostgresError where error.kind == .connection {
+                    failures += 1
+                    let delay = Backoff.reconnect.delay(attempt: failures)
+                    logger.warning(
+                        "broadcast delivery lost the database; reconnecting",
+                        metadata: ["error": "\(error)", "retry": "\(delay)"])
+                    try? await Task.sleep(for: delay)
+                }
+            }
+        }
+        logger.info("broadcast worker stopped")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LiveActivity
 import PostgresClient
 
 /// A game's broadcast channel as stored.
@@ -41,17 +42,66 @@ public enum Channels {
             [environment.rawValue])[0].int("n")
     }
 
-    /// Records a channel Apple created.
+    /// Records a channel Apple created. Its broadcasts carry the changes after `registeredAt` (on the
+    /// planner's clock: the wall clock live, the game's own clock in a replay).
     public static func insert(
         gameId: String, environment: PushEnvironment, channelId: String, storagePolicy: Int,
-        in session: PostgresSession
+        registeredAt: Date = Date(), in session: PostgresSession
     ) throws -> StoredChannel {
-        try decode(
+        let throttle = ActivityThrottle(registeredAt: registeredAt, frequentUpdates: false)
+        return try decode(
             session.query(
                 """
-                INSERT INTO channels (game_id, environment, channel_id, storage_policy) VALUES ($1, $2, $3, $4)
+                INSERT INTO channels (game_id, environment, channel_id, storage_policy, registered_at, throttle_state)
+                VALUES ($1, $2, $3, $4, $5, $6)
                 RETURNING \(columns)
-                """, [gameId, environment.rawValue, channelId, storagePolicy]))[0]
+                """, [gameId, environment.rawValue, channelId, storagePolicy, registeredAt, throttle.storageText]))[0]
+    }
+
+    /// The open channels of these games as push targets, locked for the transaction.
+    static func targets(_ gameIds: [String], in session: PostgresSession) throws -> [String: [StoredTarget]] {
+        try decodeTargets(
+            session.query(
+                """
+                SELECT id, game_id, throttle_state FROM channels
+                WHERE game_id = ANY($1::text[]) AND deleted_at IS NULL AND throttle_state IS NOT NULL
+                ORDER BY id FOR UPDATE
+                """, [gameIds])
+        ).reduce(into: [:]) { $0[$1.gameId, default: []].append($1) }
+    }
+
+    /// Open channels whose throttle must be ticked by `now`, locked (others skip them).
+    static func due(at now: Date, limit: Int, in session: PostgresSession) throws -> [StoredTarget] {
+        try decodeTargets(
+            session.query(
+                """
+                SELECT id, game_id, throttle_state FROM channels
+                WHERE deleted_at IS NULL AND next_deadline <= $1 ORDER BY next_deadline LIMIT $2
+                FOR UPDATE SKIP LOCKED
+                """, [now, limit]))
+    }
+
+    /// Stores channels' planner state, with when each must be ticked next.
+    static func save(_ targets: [StoredTarget], planner: PushPlanner, in session: PostgresSession) throws {
+        guard !targets.isEmpty else { return }
+        let texts = targets.map { target -> String in
+            switch target.target {
+            case .liveActivity(let throttle): throttle.storageText
+            }
+        }
+        try session.query(
+            """
+            UPDATE channels c SET throttle_state = u.t, next_deadline = u.d
+            FROM unnest($1::bigint[], $2::text[], $3::timestamptz[]) AS u(id, t, d) WHERE c.id = u.id
+            """, [targets.map(\.id), texts, targets.map { planner.nextDeadline($0.target) }])
+    }
+
+    private static func decodeTargets(_ result: PostgresResult) throws -> [StoredTarget] {
+        try result.rows.map { row in
+            StoredTarget(
+                id: try row.int("id"), gameId: try row.string("game_id"),
+                target: .liveActivity(try ActivityThrottle(storageText: try row.string("throttle_state"))))
+        }
     }
 
     /// Marks a channel deleted (or no longer known to APNs), with why.

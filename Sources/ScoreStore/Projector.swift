@@ -27,6 +27,8 @@ public struct Projector: Sendable {
     public var inlineTargets = 100
     /// Activities caught up per fan-out transaction.
     public var fanOutChunk = 1000
+    /// The planner of broadcast channels (one per game and environment, planned in the page).
+    public var channelPlanner = PushPlanner(policy: .channel)
     /// Told after each committed page how many changes were held back to coalesce with a later
     /// update (for metrics).
     public var onCoalesced: (@Sendable (Int) -> Void)?
@@ -70,11 +72,12 @@ public struct Projector: Sendable {
     /// commits), then one fan-out chunk. Returns the events applied and the activities caught up.
     private func work(_ connection: PostgresConnection, audience: inout Audience?) async throws -> (Int, Int) {
         let planning = ProjectionPage.Planning(planner: planner, clock: clock)
-        let (pageSize, inline, before) = (self.pageSize, inlineTargets, audience)
+        let (pageSize, inline, before, channels) = (self.pageSize, inlineTargets, audience, channelPlanner)
         let (applied, coalesced, after) = try await connection.transaction { tx in
             var audience = before
             let effects = try Self.applyPage(
-                pageSize: pageSize, planning: planning, inlineTargets: inline, audience: &audience, in: tx)
+                pageSize: pageSize, planning: planning, inlineTargets: inline, channelPlanner: channels,
+                audience: &audience, in: tx)
             return (effects?.positions.count ?? 0, effects?.coalesced ?? 0, audience)
         }
         audience = after
@@ -147,8 +150,8 @@ public struct Projector: Sendable {
     /// touch, fold them (``ProjectionPage``; planning pushes unless `planning` is nil, as in a
     /// rebuild), and write the effects. Returns the effects, or `nil` when nothing was left.
     public static func applyPage(
-        pageSize: Int, planning: ProjectionPage.Planning?, inlineTargets: Int = .max, audience: inout Audience?,
-        in tx: PostgresSession
+        pageSize: Int, planning: ProjectionPage.Planning?, inlineTargets: Int = .max,
+        channelPlanner: PushPlanner = PushPlanner(policy: .channel), audience: inout Audience?, in tx: PostgresSession
     ) throws -> ProjectionPage.Effects? {
         let checkpoint = try lockCheckpoint(in: tx)
         let events = try EventLog.readAll(afterPosition: checkpoint, limit: pageSize, in: tx)
@@ -174,6 +177,18 @@ public struct Projector: Sendable {
             let through = Dictionary(uniqueKeysWithValues: effects.states.map { ($0.state.gameId, $0.position) })
             try Activities.save(effects.targets, planner: planning.planner, plannedThrough: through, in: tx)
             try ActivityPushes.insert(effects.pushes, in: tx)
+            // The games' broadcast channels: the same page through the same pure step, on their own planner.
+            let channels = try Channels.targets(games, in: tx)
+            if !channels.isEmpty {
+                let channelPlanning = ProjectionPage.Planning(planner: channelPlanner, clock: planning.clock)
+                var none: Audience?
+                if let broadcasts = try ProjectionPage.apply(
+                    events, states: states, targets: channels, planning: channelPlanning, audience: &none)
+                {
+                    try Channels.save(broadcasts.targets, planner: channelPlanner, in: tx)
+                    try Broadcasts.insert(broadcasts.pushes, in: tx)
+                }
+            }
         }
         try tx.query(
             "UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1",

@@ -10,9 +10,10 @@ public enum PushScheduler {
     /// Ticks up to `limit` targets whose deadline passed by `now`, writing the pushes that became
     /// due and the targets' new state. Other schedulers skip the rows this one holds. Returns how
     /// many targets it ticked (`limit` means there may be more).
-    public static func tick(at now: Date, planner: PushPlanner, limit: Int = 500, in tx: PostgresSession) throws
-        -> Int
-    {
+    public static func tick(
+        at now: Date, planner: PushPlanner, channelPlanner: PushPlanner = PushPlanner(policy: .channel),
+        limit: Int = 500, in tx: PostgresSession
+    ) throws -> Int {
         var targets = try Activities.due(at: now, limit: limit, in: tx)
         var planned: [PlannedPush] = []
         for index in targets.indices {
@@ -22,7 +23,17 @@ public enum PushScheduler {
         }
         try Activities.save(targets, planner: planner, in: tx)
         try ActivityPushes.insert(planned, in: tx)
-        return targets.count
+        // Broadcast channels whose coalesced update's interval closed.
+        var channels = try Channels.due(at: now, limit: limit, in: tx)
+        var broadcasts: [PlannedPush] = []
+        for index in channels.indices {
+            broadcasts += channelPlanner.tick(&channels[index].target, at: now).map {
+                PlannedPush(activityId: channels[index].id, gameId: channels[index].gameId, position: nil, push: $0)
+            }
+        }
+        try Channels.save(channels, planner: channelPlanner, in: tx)
+        try Broadcasts.insert(broadcasts, in: tx)
+        return max(targets.count, channels.count)
     }
 
     /// Ticks on the wall clock until the task is cancelled: every `interval` (at once again while a
@@ -55,6 +66,18 @@ public enum PushScheduler {
         }
         try Activities.save(targets, planner: planner, in: tx)
         try ActivityPushes.insert(planned, in: tx)
-        return planned.count
+        let channelPlanner = PushPlanner(policy: .channel)
+        var channels = try Channels.targets(games, in: tx).values.flatMap { $0 }.filter {
+            channelPlanner.pendingDue($0.target) != nil
+        }
+        var broadcasts: [PlannedPush] = []
+        for index in channels.indices {
+            broadcasts += channelPlanner.flush(&channels[index].target).map {
+                PlannedPush(activityId: channels[index].id, gameId: channels[index].gameId, position: nil, push: $0)
+            }
+        }
+        try Channels.save(channels, planner: channelPlanner, in: tx)
+        try Broadcasts.insert(broadcasts, in: tx)
+        return planned.count + broadcasts.count
     }
 }

@@ -22,7 +22,8 @@ struct ChannelRouteTests {
                     bundleId: "com.example.scores", environment: .custom(sandbox.url),
                     additionalCAFile: sandbox.caCertificatePath),
                 logger: quietLogger)
-            try await withServer(channels: channels) { server in
+            let broadcasts = APNsClient(configuration: channels.configuration, logger: quietLogger)
+            try await withServer(channels: channels, broadcasts: broadcasts) { server in
                 #expect(try await server.request(.GET, "/v1/games/g1/channel", headers: [auth]).status == 404)
                 #expect(try await server.ingest("[\(scheduled("g1"))]").status == 202)
                 let first = try await server.request(.GET, "/v1/games/g1/channel", headers: [auth])
@@ -42,8 +43,18 @@ struct ChannelRouteTests {
                 #expect(details?.first?["field"] as? String == "environment")
                 #expect(try await server.request(.GET, "/v1/games/g1/channel").status == 401)
                 #expect(sandbox.channels.all().count == 2)
+                // The game starts: each open channel gets its broadcast, at once (a moment, priority 10).
+                #expect(try await server.ingest("[\(started("g1"))]").status == 202)
+                var received: [String] = []
+                for _ in 0..<200 where received.count < 2 {
+                    received = await sandbox.delivered().filter(\.isBroadcast).compactMap(\.channelId)
+                    if received.count < 2 { try await Task.sleep(for: .milliseconds(50)) }
+                }
+                #expect(Set(received) == Set(sandbox.channels.all()), "\(received)")
+                #expect(await sandbox.delivered().filter(\.isBroadcast).allSatisfy { $0.priority == 10 })
             }
             await channels.shutdown()
+            try await broadcasts.shutdown()
         }
         try await withServer { server in
             #expect(try await server.ingest("[\(scheduled("g1"))]").status == 202)

@@ -63,6 +63,7 @@ struct RunningServer: Sendable {
 /// Runs `body` against a fresh server; the server is stopped afterwards.
 func withServer(
     maxBodyBytes: Int = 1 << 20, apns: APNsClient? = nil, channels: APNsChannelClient? = nil,
+    broadcasts: APNsClient? = nil,
     streamMemory: Int = 4096,
     _ body: @Sendable (RunningServer) async throws -> Void
 ) async throws {
@@ -80,6 +81,7 @@ func withServer(
             configuration: configuration, databaseURL: url, apns: delivery, logger: quietLogger,
             streamMemory: streamMemory)
         if let channels { server.channels = { _ in channels } }
+        if let broadcasts { server.broadcasts = { _ in broadcasts } }
         let (ports, found) = AsyncStream.makeStream(of: Int.self)
         let services = ServiceGroup(
             configuration: .init(services: [InProcess(server: server, found: found)], logger: quietLogger))

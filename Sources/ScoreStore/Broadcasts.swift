@@ -1,0 +1,164 @@
+import Foundation
+import LiveActivity
+import PostgresClient
+
+/// A broadcast waiting in (or gone through) the `broadcast_pushes` outbox.
+public struct BroadcastPush: Sendable, Equatable {
+    public var id: Int
+    public var gameId: String
+    /// The channel (its APNs id) and its environment.
+    public var channelId: String
+    public var environment: PushEnvironment
+    /// Stable across retries: sent as `apns-request-id`.
+    public var requestId: String
+    public var event: LiveActivityEvent
+    public var priority: Int
+    public var timestamp: Int
+    public var expiration: Int
+    public var reason: String
+    public var payload: String
+    public var state: String
+    public var attempts: Int
+    public var lastStatus: Int?
+    public var lastReason: String?
+    public var createdAt: Date
+}
+
+/// The `broadcast_pushes` outbox: one channel's broadcasts in order, at least once.
+public enum Broadcasts {
+    /// Inserts planned broadcasts (``PlannedPush/activityId`` is the channel's row id) and wakes delivery.
+    static func insert(_ pushes: [PlannedPush], in session: PostgresSession) throws {
+        guard !pushes.isEmpty else { return }
+        try session.query("SELECT pg_notify('\(ActivityPushes.channel)', '')")
+        try session.query(
+            """
+            INSERT INTO broadcast_pushes (channel_row, game_id, position, request_id, event, priority, aps_timestamp,
+                                          expiration, reason, payload, send_at, next_attempt_at)
+            SELECT u.c, u.g, u.p, md5(ch.channel_id || ':' || u.ts)::uuid, u.e, u.pr, u.ts, u.x, u.r, u.pl, u.s, u.s
+            FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::bigint[],
+                        $8::text[], $9::text[], $10::timestamptz[]) AS u(c, g, p, e, pr, ts, x, r, pl, s)
+            JOIN channels ch ON ch.id = u.c
+            ORDER BY u.s, u.c
+            """,
+            [
+                pushes.map(\.activityId), pushes.map(\.gameId), pushes.map(\.position),
+                pushes.map(\.push.event.rawValue), pushes.map(\.push.priority), pushes.map(\.push.timestamp),
+                pushes.map(\.push.expiration), pushes.map(\.push.reason.rawValue), pushes.map(\.push.payload),
+                pushes.map(\.push.sendAt),
+            ])
+    }
+
+    /// Claims up to `limit` due broadcasts, at most one per channel and none of a channel with one on the wire.
+    public static func claim(limit: Int, lease: Int, in tx: PostgresSession) throws -> [BroadcastPush] {
+        try decode(
+            tx.query(
+                """
+                WITH due AS (
+                    SELECT DISTINCT ON (d.channel_row) d.id FROM broadcast_pushes d
+                    WHERE d.state = 'pending' AND d.next_attempt_at <= now()
+                      AND (d.claimed_until IS NULL OR d.claimed_until < now())
+                      AND d.channel_row NOT IN (
+                          SELECT q.channel_row FROM broadcast_pushes q
+                          WHERE q.state = 'pending' AND q.claimed_until >= now())
+                    ORDER BY d.channel_row, d.aps_timestamp
+                    LIMIT $1
+                ), locked AS (
+                    SELECT b.id FROM broadcast_pushes b JOIN due ON due.id = b.id FOR UPDATE OF b SKIP LOCKED
+                )
+                UPDATE broadcast_pushes p SET claimed_until = now() + make_interval(secs => $2), attempts = p.attempts + 1
+                FROM locked, channels c WHERE p.id = locked.id AND c.id = p.channel_row
+                RETURNING \(columns)
+                """, [limit, lease])
+        ).sorted { $0.id < $1.id }
+    }
+
+    /// What to record of one broadcast.
+    public enum Outcome: Sendable, Equatable {
+        case sent
+        case retry(after: Double)
+        case failed(reason: String)
+        case release
+    }
+
+    /// Records outcomes; a sent broadcast supersedes the older ones of its channel still waiting, and
+    /// a sent end every other one left.
+    public static func record(
+        _ results: [(push: BroadcastPush, status: Int?, reason: String?, outcome: Outcome)], in tx: PostgresSession
+    ) throws {
+        var sent: [Int] = []
+        for (push, status, reason, outcome) in results {
+            switch outcome {
+            case .sent:
+                sent.append(push.id)
+            case .retry(let after):
+                try tx.query(
+                    """
+                    UPDATE broadcast_pushes SET claimed_until = NULL, last_status = $2, last_reason = $3,
+                                                next_attempt_at = now() + make_interval(secs => $4)
+                    WHERE id = $1
+                    """, [push.id, status, reason, after])
+            case .failed(let why):
+                try tx.query(
+                    """
+                    UPDATE broadcast_pushes SET state = 'failed', claimed_until = NULL, last_status = $2, last_reason = $3
+                    WHERE id = $1
+                    """, [push.id, status, why])
+            case .release:
+                try tx.query(
+                    "UPDATE broadcast_pushes SET claimed_until = NULL, attempts = greatest(attempts - 1, 0) WHERE id = $1",
+                    [push.id])
+            }
+        }
+        guard !sent.isEmpty else { return }
+        try tx.query(
+            """
+            UPDATE broadcast_pushes SET state = 'sent', sent_at = now(), claimed_until = NULL, last_status = 200,
+                                        last_reason = NULL
+            WHERE id = ANY($1::bigint[])
+            """, [sent])
+        try tx.query(
+            """
+            UPDATE broadcast_pushes o
+            SET state = 'superseded', claimed_until = NULL,
+                last_reason = CASE WHEN s.event = 'end' THEN 'after the end' ELSE 'a newer broadcast was accepted' END
+            FROM broadcast_pushes s
+            WHERE s.id = ANY($1::bigint[]) AND o.channel_row = s.channel_row AND o.id <> s.id
+              AND o.state = 'pending' AND (o.claimed_until IS NULL OR o.claimed_until < now())
+              AND (o.aps_timestamp < s.aps_timestamp OR s.event = 'end')
+            """, [sent])
+    }
+
+    /// Every broadcast of a game, in planning order.
+    public static func forGame(_ gameId: String, in session: PostgresSession) throws -> [BroadcastPush] {
+        try decode(
+            session.query(
+                """
+                SELECT \(columns) FROM broadcast_pushes p JOIN channels c ON c.id = p.channel_row
+                WHERE p.game_id = $1 ORDER BY p.id
+                """, [gameId]))
+    }
+
+    /// Whether any broadcast waits (pending, due or not).
+    public static func pending(in session: PostgresSession) throws -> Int {
+        try session.query("SELECT count(*) AS n FROM broadcast_pushes WHERE state = 'pending'")[0].int("n")
+    }
+
+    static let columns = """
+        p.id, p.game_id, c.channel_id, c.environment, p.request_id::text AS request_id, p.event, p.priority,
+        p.aps_timestamp, p.expiration, p.reason, p.payload, p.state, p.attempts, p.last_status, p.last_reason,
+        p.created_at
+        """
+
+    static func decode(_ result: PostgresResult) throws -> [BroadcastPush] {
+        try result.rows.map { row in
+            BroadcastPush(
+                id: try row.int("id"), gameId: try row.string("game_id"), channelId: try row.string("channel_id"),
+                environment: try row.value("environment"), requestId: try row.string("request_id"),
+                event: try row.value("event"), priority: try row.int("priority"),
+                timestamp: try row.int("aps_timestamp"), expiration: try row.int("expiration"),
+                reason: try row.string("reason"), payload: try row.string("payload"), state: try row.string("state"),
+                attempts: try row.int("attempts"), lastStatus: try row.optionalInt("last_status"),
+                lastReason: try row.text("last_reason"), createdAt: try row.date("created_at"))
+        }
+    }
+}
