@@ -113,7 +113,8 @@ public enum Channels {
         ).affectedRows == 1
     }
 
-    /// Open channels whose game is over (closed, cancelled, postponed) since before `before`.
+    /// Open channels whose end was broadcast before `before`, and, should the end never go out,
+    /// those whose game has been over (closed, cancelled, postponed) for a day longer.
     public static func finished(before: Date, in session: PostgresSession) throws -> [StoredChannel] {
         try decode(
             session.query(
@@ -122,7 +123,9 @@ public enum Channels {
                        c.deleted_reason
                 FROM channels c JOIN score_states s ON s.game_id = c.game_id
                 WHERE c.deleted_at IS NULL AND s.status IN ('closed', 'cancelled', 'postponed')
-                  AND (s.state->>'updatedAt')::timestamptz < $1
+                  AND (EXISTS (SELECT 1 FROM broadcast_pushes b
+                               WHERE b.channel_row = c.id AND b.event = 'end' AND b.state = 'sent' AND b.sent_at < $1)
+                       OR (s.state->>'updatedAt')::timestamptz < $1 - interval '1 day')
                 ORDER BY c.id
                 """, [before]))
     }

@@ -98,4 +98,27 @@ struct BroadcastDeliveryTests {
             #expect(planned.count > 0)
         }
     }
+
+    @Test("once the end was broadcast, the channel is deleted when its dismissal window has passed")
+    func deletedAfterTheEndBroadcast() async throws {
+        try await Harness.with { h in
+            let (_, channelId) = try await replayWithChannel(h, "plain-nine")
+            let client = try h.client()
+            _ = try await worker(h, client).run(untilEmpty: true)
+            try await client.shutdown()
+            let channels = try h.channels()
+            // Right after the end went out: kept for its dismissal window.
+            _ = try await h.connection.query(
+                "UPDATE score_states SET state = jsonb_set(state, '{updatedAt}', to_jsonb(now()::text))")
+            let early = try await ChannelKeeper.deleteFinished(
+                now: Date(), dismissAfter: 3600, client: { _ in channels }, database: h.connection)
+            let late = try await ChannelKeeper.deleteFinished(
+                now: Date().addingTimeInterval(3700), dismissAfter: 3600, client: { _ in channels },
+                database: h.connection)
+            await channels.shutdown()
+            #expect(early == 0)
+            #expect(late == 1)
+            #expect(h.sandbox.channels.channel(channelId) == nil)
+        }
+    }
 }

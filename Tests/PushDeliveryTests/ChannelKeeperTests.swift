@@ -73,7 +73,7 @@ struct ChannelKeeperTests {
         }
     }
 
-    @Test("a finished game's channel is deleted once its dismissal window has passed, not before")
+    @Test("a finished game's channel whose end never went out is deleted a day after its dismissal window")
     func deletedAfterTheGame() async throws {
         try await Harness.with { h in
             _ = try await h.replay("plain-nine")  // a closed game, its final at 2026-04-02T02:10:29Z
@@ -87,9 +87,13 @@ struct ChannelKeeperTests {
             )
             #expect(early == 0)
             #expect(h.sandbox.channels.channel(channel.channelId) != nil)
-            let late = try await ChannelKeeper.deleteFinished(
+            let stillEarly = try await ChannelKeeper.deleteFinished(
                 now: final.addingTimeInterval(3700), dismissAfter: 3600, client: { _ in client }, database: h.connection
             )
+            #expect(stillEarly == 0, "no end was broadcast: a day more")
+            let late = try await ChannelKeeper.deleteFinished(
+                now: final.addingTimeInterval(3700 + 86_400), dismissAfter: 3600, client: { _ in client },
+                database: h.connection)
             #expect(late == 1)
             #expect(h.sandbox.channels.channel(channel.channelId) == nil)
             let stored = try await h.connection.withSession { try Channels.list(in: $0) }
