@@ -80,3 +80,37 @@ struct APSPayload {
         return out
     }
 }
+
+/// The push-to-start body (iOS 17.2+; iOS 18 keys): `event: "start"`, the widget's attributes type
+/// and static attributes (the teams), the current content state, an alert (Apple requires one: a
+/// start without it silently fails), and how the new activity gets its updates: `input-push-channel`
+/// (it joins the game's broadcast channel) or `input-push-token: 1` (it gets an update token the app
+/// reports). Keys written in sorted order.
+public enum StartPayload {
+    /// The reference app's `ActivityAttributes` type.
+    public static let attributesType = "ScoreWidgetAttributes"
+
+    public static func json(state: ScoreState, timestamp: Int, channelId: String?, staleAfter: Int = 900) -> String {
+        var out = #"{"aps":{"alert":{"body":"#
+        JSONValue.writeString(APSPayload.alertBody(state), to: &out)
+        out += #","sound":"default","title":"#
+        JSONValue.writeString("\(state.away.name) at \(state.home.name)", to: &out)
+        out += #"},"attributes":{"away":"#
+        state.away.jsonValue.write(to: &out)
+        out += #","home":"#
+        state.home.jsonValue.write(to: &out)
+        out += #"},"attributes-type":"#
+        JSONValue.writeString(attributesType, to: &out)
+        out += #","content-state":"#
+        APSPayload.writeContentState(state, to: &out)
+        out += #","event":"start","#
+        if let channelId {
+            out += #""input-push-channel":"#
+            JSONValue.writeString(channelId, to: &out)
+        } else {
+            out += #""input-push-token":1"#
+        }
+        out += #","stale-date":\#(timestamp + staleAfter),"timestamp":\#(timestamp)}}"#
+        return out
+    }
+}

@@ -46,6 +46,7 @@ struct DeliverCommand: AsyncParsableCommand {
     private enum Finished: Sendable {
         case pushes(DeliveryRound)
         case broadcasts(BroadcastRound)
+        case starts
         case scheduler
     }
 
@@ -63,12 +64,21 @@ struct DeliverCommand: AsyncParsableCommand {
         let broadcastConnection = try await PostgresConnection.connect(url)
         let broadcaster = BroadcastWorker(
             connection: broadcastConnection, client: { clients.broadcasts($0) }, logger: Runtime.logger)
+        let starter = StartWorker(
+            connection: broadcastConnection, client: { clients.client($0) }, logger: Runtime.logger)
         do {
             // The tick scheduler runs beside the workers (as in `serve`): coalesced updates whose
             // interval closed, and ends before Apple's 8-hour limit, go into the outbox on the wall clock.
             let totals = try await withThrowingTaskGroup(of: Finished.self) { group in
                 group.addTask { .pushes(try await worker.run(untilEmpty: untilEmpty)) }
-                group.addTask { .broadcasts(try await broadcaster.run(untilEmpty: untilEmpty)) }
+                group.addTask {
+                    // Starts first: a game's start is planned before its updates.
+                    let starts = try await starter.run(untilEmpty: untilEmpty)
+                    if starts.sent + starts.failed > 0 {
+                        Output.error("delivered \(starts.sent) push-to-start(s); \(starts.failed) failed")
+                    }
+                    return .broadcasts(try await broadcaster.run(untilEmpty: untilEmpty))
+                }
                 group.addTask {
                     try await PushScheduler.run(url: url, planner: PushPlanner(), logger: Runtime.logger)
                     return .scheduler
@@ -80,7 +90,7 @@ struct DeliverCommand: AsyncParsableCommand {
                     switch result {
                     case .pushes(let total): pushes = total
                     case .broadcasts(let total): broadcasts = total
-                    case .scheduler: break
+                    case .scheduler, .starts: break
                     }
                     // Until empty: both workers done. Otherwise the first that stops ends the run.
                     if let pushes, let broadcasts { return (pushes, broadcasts) }

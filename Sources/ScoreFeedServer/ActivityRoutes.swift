@@ -11,6 +11,47 @@ struct ActivityRoutes {
     let database: Database
     let planner: PushPlanner
 
+    /// `POST /v1/devices`: a device's push-to-start token and the teams (or game ids) the fan follows.
+    func registerDevice(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        try authorize(request)
+        guard request.mediaType == "application/json" else {
+            throw APIError(.unsupportedMediaType, "unsupported-media-type", "send the device as application/json")
+        }
+        let fields = try Self.fields(try await request.collectBody(upTo: 16 * 1024, what: "a device"))
+        let token = try fields.string("startToken")
+        guard case .array(let list)? = fields.members["follow"] else {
+            throw Self.invalid("follow", "must be an array of team codes or game ids")
+        }
+        let follows = try list.map { value -> String in
+            guard case .string(let text) = value else { throw Self.invalid("follow", "must hold strings") }
+            return text
+        }
+        let environmentName = try fields.string("environment", default: PushEnvironment.production.rawValue)
+        guard let environment = PushEnvironment(rawValue: environmentName) else {
+            throw Self.invalid("environment", "must be \"production\" or \"sandbox\"")
+        }
+        let bundleId = try fields.string("bundleId")
+        let channels = try fields.bool("channels", default: false)
+        let pool = try await database.ready().pool
+        let device: Device
+        do {
+            device = try await pool.transaction { tx in
+                try Devices.register(
+                    startToken: token, follows: follows, environment: environment, bundleId: bundleId,
+                    channels: channels, at: Date(), in: tx)
+            }
+        } catch let error as ActivityError {
+            throw Self.invalid(error.field, error.reason)
+        }
+        return .json(
+            .object([
+                "id": .int(device.id), "startToken": .string(device.startToken),
+                "environment": .string(device.environment.rawValue), "bundleId": .string(device.bundleId),
+                "follow": .array(device.follows.map(JSONValue.string)), "channels": .bool(device.channels),
+                "registeredAt": .string(rfc3339(device.registeredAt)), "active": .bool(device.active),
+            ]), status: .created)
+    }
+
     /// `GET /v1/activities/{token}`: what became of the activity's pushes.
     func show(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         try authorize(request)
@@ -65,6 +106,8 @@ struct ActivityRoutes {
         let bundleId = try fields.string("bundleId")
         let frequent = try fields.bool("frequentUpdates", default: false)
         let allowUnknown = try fields.bool("allowUnknownGame", default: false)
+        // The update token of an activity a push-to-start created: it joins that start.
+        let startToken = fields.members["startToken"] == nil ? nil : try fields.string("startToken")
         do {
             _ = try Activities.validate(gameId: gameId, token: token, bundleId: bundleId)
         } catch {
@@ -79,9 +122,13 @@ struct ActivityRoutes {
                         "no game \"\(gameId)\" yet: no message of it has arrived; send \"allowUnknownGame\": true "
                             + "if the provider will announce it later")
                 }
-                return try Activities.register(
+                let activity = try Activities.register(
                     gameId: gameId, token: token, environment: environment, bundleId: bundleId,
                     frequentUpdates: frequent, at: Date(), in: tx)
+                if let startToken {
+                    try Devices.joinStart(startToken: startToken, gameId: gameId, activityId: activity.id, in: tx)
+                }
+                return activity
             }
         } catch let error as ActivityError {
             throw APIError(.conflict, "token-in-use", error.description)

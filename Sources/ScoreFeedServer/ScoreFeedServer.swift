@@ -64,7 +64,7 @@ public struct ScoreFeedServer: Sendable {
             ("GET", "/metrics", operations.metrics),
             ("POST", "/v1/feed", ingest.handle),
             ("POST", "/v1/games/{id}/activities", activities.register),
-            ("DELETE", "/v1/activities/{token}", activities.remove),
+            ("DELETE", "/v1/activities/{token}", activities.remove), ("POST", "/v1/devices", activities.registerDevice),
             ("GET", "/v1/activities/{token}", activities.show), ("PATCH", "/v1/activities/{token}", activities.update),
             ("GET", "/v1/games", reads.games), ("GET", "/v1/scoreboard", reads.scoreboard),
             ("GET", "/v1/games/{id}", reads.game), ("GET", "/v1/games/{id}/channel", channels.handle),
@@ -119,7 +119,7 @@ public struct ScoreFeedServer: Sendable {
         if let broadcasts {
             services.append(
                 .init(
-                    service: BroadcastService(client: broadcasts, database: database, logger: logger),
+                    service: BroadcastService(client: broadcasts, devices: apns, database: database, logger: logger),
                     successTerminationBehavior: .ignore))
         }
         if let channels {

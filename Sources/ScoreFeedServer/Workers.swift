@@ -143,12 +143,14 @@ struct ChannelJanitorService: Service {
 /// the outbox's notifications; it stops on graceful shutdown (what is in flight is released).
 struct BroadcastService: Service {
     let client: @Sendable (PushEnvironment) -> APNsClient
+    /// The device (push host) client, for push-to-start (none: starts wait in their outbox).
+    let devices: (@Sendable (PushEnvironment) -> APNsClient)?
     let database: Database
     let logger: Logger
 
     func run() async throws {
         _ = try await database.ready()
-        let (client, url, logger) = (self.client, database.url, self.logger)
+        let (client, devices, url, logger) = (self.client, self.devices, database.url, self.logger)
         try await untilGracefulShutdown {
             var failures = 0
             while !Task.isCancelled {
@@ -158,6 +160,7 @@ struct BroadcastService: Service {
                     let wakeup = DeliveryWakeup()
                     let follower = LogFollower(url: url, channel: ActivityPushes.channel, logger: logger)
                     let worker = BroadcastWorker(connection: connection, client: client, logger: logger)
+                    let starts = devices.map { StartWorker(connection: connection, client: $0, logger: logger) }
                     let total = try await withThrowingTaskGroup(of: BroadcastRound?.self) { group in
                         group.addTask {
                             try await follower.run { _ in
@@ -167,6 +170,16 @@ struct BroadcastService: Service {
                             return nil
                         }
                         group.addTask { try await worker.run(untilEmpty: false, wakeup: wakeup) }
+                        if let starts {
+                            group.addTask {
+                                // Starts go to device tokens, on the push host.
+                                let (_, _, paused) = try await starts.run(untilEmpty: false, wakeup: nil)
+                                if let paused {
+                                    logger.critical("push-to-start is paused until restarted: APNs said \(paused)")
+                                }
+                                return nil
+                            }
+                        }
                         defer { group.cancelAll() }
                         while let result = try await group.next() {
                             if let total = result { return total }

@@ -58,6 +58,9 @@ public enum ProjectionPage {
         public var states: [(state: ScoreState, position: Int)] = []
         /// The position of every event the page folded, in order.
         public var positions: [Int] = []
+        /// Each game's first state in progress in the page (its start, or the state it was in when
+        /// the page began): the moments push-to-start devices following it get their start.
+        public var live: [ScoreState] = []
         /// Every stored target the page stepped, in its new state.
         public var targets: [StoredTarget] = []
         /// The pushes planned for stored targets, in planning order.
@@ -70,7 +73,8 @@ public enum ProjectionPage {
         public static func == (lhs: Effects, rhs: Effects) -> Bool {
             lhs.states.map(\.state) == rhs.states.map(\.state)
                 && lhs.states.map(\.position) == rhs.states.map(\.position)
-                && lhs.positions == rhs.positions && lhs.targets == rhs.targets && lhs.pushes == rhs.pushes
+                && lhs.positions == rhs.positions && lhs.live == rhs.live && lhs.targets == rhs.targets
+                && lhs.pushes == rhs.pushes
                 && lhs.checkpoint == rhs.checkpoint && lhs.coalesced == rhs.coalesced
         }
     }
@@ -135,6 +139,9 @@ public enum ProjectionPage {
             states[gameId] = next
             if lastPositions.updateValue(event.position, forKey: gameId) == nil { order.append(gameId) }
             effects.positions.append(event.position)
+            if next.status == .inprogress, !effects.live.contains(where: { $0.gameId == gameId }) {
+                effects.live.append(next)
+            }
             guard let planning else { continue }
             let change = GameChange(previous: previous, next: next, event: event.message.event)
             let now = planning.clock.now(event: event.message.at)

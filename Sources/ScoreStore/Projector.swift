@@ -189,6 +189,13 @@ public struct Projector: Sendable {
                     try Broadcasts.insert(broadcasts.pushes, in: tx)
                 }
             }
+            // Push-to-start: the devices following a game now in progress get its start, once.
+            let live = effects.live
+            if !live.isEmpty, try tx.query("SELECT EXISTS (SELECT 1 FROM devices WHERE active) AS e")[0].bool("e") {
+                for state in live {
+                    try Devices.planStarts(for: state, at: planning.clock.now(event: state.updatedAt), in: tx)
+                }
+            }
         }
         try tx.query(
             "UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1",

@@ -37,6 +37,16 @@ struct ActivityCLITests {
             #expect(rows.count == 1)
             #expect(rows.first?["frequentUpdates"] as? Bool == true)
             #expect(rows.first?["endedAt"] is NSNull)
+            // Push-to-start devices.
+            let device = try await cli.run(
+                "device", "add", String(repeating: "b2", count: 32), "--follow", "BOS,NYY", "--bundle-id",
+                "com.example.scores", "--channels")
+            #expect(device.status == 0, "\(device.stderr)")
+            #expect(device.stdout.contains("follows BOS,NYY"))
+            let badDevice = try await cli.run(
+                "device", "add", "xyz", "--follow", "BOS", "--bundle-id", "com.example.scores")
+            #expect(badDevice.status == 1 && badDevice.stderr.contains("startToken"), "\(badDevice.stderr)")
+            #expect(try await cli.run("device", "list").stdout.contains("BOS,NYY"))
             let removed = try await cli.run("activity", "remove", token)
             #expect(removed.status == 0)
             let after = try await cli.run("activity", "list")

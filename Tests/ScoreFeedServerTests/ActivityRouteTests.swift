@@ -116,6 +116,42 @@ struct ActivityRouteTests {
         }
     }
 
+    @Test("POST /v1/devices registers a push-to-start device; the activity it starts joins with startToken")
+    func devices() async throws {
+        try await withServer { server in
+            let start = String(repeating: "9a", count: 32)
+            let body =
+                #"{"startToken":"\#(start)","follow":["BOS","NYY"],"bundleId":"com.example.scores","channels":true}"#
+            let created = try await server.request(.POST, "/v1/devices", body: body, headers: [auth, json])
+            #expect(created.status == 201, "\(created.body)")
+            #expect(created.object["follow"] as? [String] == ["BOS", "NYY"])
+            #expect(created.object["channels"] as? Bool == true)
+            for (bad, field) in [
+                (#"{"startToken":"xyz","follow":["BOS"],"bundleId":"com.example.scores"}"#, "startToken"),
+                (#"{"startToken":"\#(start)","follow":"BOS","bundleId":"com.example.scores"}"#, "follow"),
+                (#"{"startToken":"\#(start)","follow":[],"bundleId":"com.example.scores"}"#, "follow"),
+                (#"{"startToken":"\#(start)","follow":["BOS"]}"#, "bundleId"),
+                (
+                    #"{"startToken":"\#(start)","follow":["BOS"],"bundleId":"com.example.scores","environment":"x"}"#,
+                    "environment"
+                ),
+            ] {
+                let reply = try await server.request(.POST, "/v1/devices", body: bad, headers: [auth, json])
+                #expect(reply.status == 400, "\(bad)")
+                let details = (reply.object["error"] as? [String: Any])?["details"] as? [[String: Any]]
+                #expect(details?.first?["field"] as? String == field, "\(reply.body)")
+            }
+            #expect(try await server.request(.POST, "/v1/devices", body: body, headers: [json]).status == 401)
+            // An activity registered with the device's start token (its game has no start yet: nothing to join).
+            let activity = try await server.request(
+                .POST, "/v1/games/g1/activities",
+                body:
+                    #"{"pushToken":"\#(token)","bundleId":"com.example.scores","allowUnknownGame":true,"startToken":"\#(start)"}"#,
+                headers: [auth, json])
+            #expect(activity.status == 201, "\(activity.body)")
+        }
+    }
+
     @Test("401 without an app key, 403 with an ingest key or a wrong one")
     func appKeyRequired() async throws {
         try await withServer { server in

@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import ScoreDomain
+import ScoreStore
+
+/// `scorefeed device add|list`: push-to-start devices and what they follow.
+struct DeviceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "device",
+        abstract: "Register devices for push-to-start: a followed team's game starts the Live Activity.",
+        subcommands: [Add.self, List.self]
+    )
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register a device's push-to-start token and the teams (or game ids) the fan follows.")
+
+        @Argument(help: "The push-to-start token (hex) ActivityKit gave the app.")
+        var startToken: String
+
+        @Option(help: "Team codes or game ids, comma-separated (e.g. BOS,NYY).")
+        var follow: String
+
+        @Flag(help: "The sandbox (development) environment.")
+        var sandbox = false
+
+        @Option(help: "The app's bundle id (default: SCOREFEED_APNS_BUNDLE_ID).")
+        var bundleId: String?
+
+        @Flag(
+            help:
+                "iOS 18+: starts carry the game's broadcast channel (input-push-channel) instead of asking for a token."
+        )
+        var channels = false
+
+        @Option(help: "Registered at this time (RFC 3339), e.g. before a past game a replay plays again.")
+        var at: String?
+
+        func run() async throws {
+            guard let bundle = bundleId ?? Runtime.environment["SCOREFEED_APNS_BUNDLE_ID"], !bundle.isEmpty else {
+                throw CLIError("give --bundle-id or set SCOREFEED_APNS_BUNDLE_ID")
+            }
+            var registeredAt = Date()
+            if let at {
+                guard let date = parseRFC3339(at) else { throw CLIError("--at \(at) is not an RFC 3339 time") }
+                registeredAt = date
+            }
+            let follows = follow.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let (token, environment, channels) = (
+                startToken, sandbox ? PushEnvironment.sandbox : .production, self.channels
+            )
+            let at = registeredAt
+            let connection = try await Runtime.openDatabase()
+            let device: Device
+            do {
+                device = try await connection.withSession { session in
+                    try Devices.register(
+                        startToken: token, follows: follows, environment: environment, bundleId: bundle,
+                        channels: channels, at: at, in: session)
+                }
+            } catch let error as ActivityError {
+                await connection.close()
+                throw CLIError("\(error)")
+            }
+            await connection.close()
+            Output.line(
+                "registered device \(device.id): start token \(device.startToken.prefix(8))…, "
+                    + "\(device.environment.rawValue), follows \(device.follows.joined(separator: ","))")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the push-to-start devices.")
+
+        func run() async throws {
+            let connection = try await Runtime.openDatabase()
+            let devices = try await connection.withSession { try Devices.list(in: $0) }
+            await connection.close()
+            guard !devices.isEmpty else {
+                Output.line("no devices registered")
+                return
+            }
+            Output.write(
+                Table.render(
+                    header: ["ID", "TOKEN", "ENV", "FOLLOWS", "CHANNELS", "STATE"],
+                    rows: devices.map {
+                        [
+                            String($0.id), String($0.startToken.prefix(12)) + "…", $0.environment.rawValue,
+                            $0.follows.joined(separator: ","), $0.channels ? "yes" : "no",
+                            $0.active ? "active" : "inactive",
+                        ]
+                    }))
+        }
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import LiveActivity
+import PostgresClient
+import ScoreDomain
+
+/// A device registered for push-to-start.
+public struct Device: Sendable, Equatable {
+    public var id: Int
+    public var startToken: String
+    public var environment: PushEnvironment
+    public var bundleId: String
+    /// Team codes or game ids the fan chose to follow.
+    public var follows: [String]
+    /// iOS 18+: starts carry the game's channel (`input-push-channel`) instead of asking for a token.
+    public var channels: Bool
+    public var registeredAt: Date
+    public var active: Bool
+}
+
+/// A start planned for (device, game): one at most, ever.
+public struct DeviceStart: Sendable, Equatable {
+    public var id: Int
+    public var deviceId: Int
+    public var gameId: String
+    public var startToken: String
+    public var environment: PushEnvironment
+    public var apnsId: String
+    public var payload: String
+    public var state: String
+    public var attempts: Int
+    public var lastStatus: Int?
+    public var lastReason: String?
+    public var activityId: Int?
+}
+
+/// Push-to-start devices and their starts.
+public enum Devices {
+    /// Push-to-start has its own small budget (about 10 quick starts): at most this many starts per
+    /// device in an hour; more are not planned.
+    public static let startsPerHour = 10
+
+    /// Registers (or updates) a device's push-to-start token and what it follows.
+    /// - Throws: ``ActivityError`` naming the field that is wrong.
+    public static func register(
+        startToken: String, follows: [String], environment: PushEnvironment, bundleId: String, channels: Bool,
+        at registeredAt: Date, in session: PostgresSession
+    ) throws -> Device {
+        guard !follows.isEmpty, follows.count <= 64 else {
+            throw ActivityError(field: "follow", reason: "follow 1 to 64 teams or games")
+        }
+        let token: String
+        do {
+            token = try Activities.normalizedToken(startToken)
+        } catch {
+            throw ActivityError(field: "startToken", reason: error.reason)
+        }
+        for follow in follows {
+            do {
+                _ = try Activities.validate(gameId: follow, token: token, bundleId: bundleId)
+            } catch {
+                let field = error.field == "bundleId" ? "bundleId" : "follow"
+                throw ActivityError(
+                    field: field, reason: field == "follow" ? "team codes or game ids: " + error.reason : error.reason)
+            }
+        }
+        return try decode(
+            session.query(
+                """
+                INSERT INTO devices (start_token, environment, bundle_id, follows, channels, registered_at)
+                VALUES ($1, $2, $3, $4, $5, $6)
+                ON CONFLICT (start_token) DO UPDATE SET environment = EXCLUDED.environment,
+                    bundle_id = EXCLUDED.bundle_id, follows = EXCLUDED.follows, channels = EXCLUDED.channels,
+                    active = true
+                RETURNING \(columns)
+                """, [token, environment.rawValue, bundleId, follows, channels, registeredAt])[0])
+    }
+
+    /// Every device, in registration order.
+    public static func list(in session: PostgresSession) throws -> [Device] {
+        try session.query("SELECT \(columns) FROM devices ORDER BY id").rows.map(decode)
+    }
+
+    /// Plans the starts of a game that is now in progress: one per following device registered before
+    /// `now` without a start for it yet, within the push-to-start budget. Returns how many.
+    @discardableResult
+    static func planStarts(for state: ScoreState, at now: Date, in session: PostgresSession) throws -> Int {
+        let candidates = try session.query(
+            """
+            SELECT d.id, d.start_token, d.environment, d.channels FROM devices d
+            WHERE d.active AND d.registered_at <= $2 AND d.follows && $3::text[]
+              AND NOT EXISTS (SELECT 1 FROM device_starts s WHERE s.device_id = d.id AND s.game_id = $1)
+              AND (SELECT count(*) FROM device_starts s
+                   WHERE s.device_id = d.id AND s.planned_at > $2 - interval '1 hour') < $4
+            ORDER BY d.id
+            """, [state.gameId, now, [state.home.code, state.away.code, state.gameId], startsPerHour])
+        guard candidates.count > 0 else { return 0 }
+        var channelIds: [PushEnvironment: String?] = [:]
+        var ids: [Int] = []
+        var payloads: [String] = []
+        let timestamp = Int(now.timeIntervalSince1970)
+        for row in candidates.rows {
+            let environment: PushEnvironment = try row.value("environment")
+            var channel: String?
+            if try row.bool("channels") {
+                if channelIds[environment] == nil {
+                    channelIds[environment] = try Channels.open(
+                        gameId: state.gameId, environment: environment, in: session)?
+                        .channelId
+                }
+                channel = channelIds[environment] ?? nil
+            }
+            ids.append(try row.int("id"))
+            payloads.append(StartPayload.json(state: state, timestamp: timestamp, channelId: channel))
+        }
+        return try session.query(
+            """
+            INSERT INTO device_starts (device_id, game_id, apns_id, payload, planned_at)
+            SELECT u.d, $3, md5(d.start_token || ':start:' || $3)::uuid, u.p, $4
+            FROM unnest($1::bigint[], $2::text[]) AS u(d, p) JOIN devices d ON d.id = u.d
+            ON CONFLICT (device_id, game_id) DO NOTHING
+            """, [ids, payloads, state.gameId, now]
+        ).affectedRows
+    }
+
+    /// Claims up to `limit` due starts.
+    public static func claimStarts(limit: Int, lease: Int, in tx: PostgresSession) throws -> [DeviceStart] {
+        try tx.query(
+            """
+            WITH due AS (
+                SELECT id FROM device_starts WHERE state = 'pending' AND next_attempt_at <= now()
+                  AND (claimed_until IS NULL OR claimed_until < now())
+                ORDER BY next_attempt_at, id LIMIT $1 FOR UPDATE SKIP LOCKED
+            )
+            UPDATE device_starts s SET claimed_until = now() + make_interval(secs => $2), attempts = s.attempts + 1
+            FROM due, devices d WHERE s.id = due.id AND d.id = s.device_id
+            RETURNING \(startColumns)
+            """, [limit, lease]
+        ).rows.map(decodeStart).sorted { $0.id < $1.id }
+    }
+
+    /// What to record of one start.
+    public enum StartOutcome: Sendable, Equatable {
+        case sent
+        case retry(after: Double)
+        /// Never sent again; `deactivate` also retires the device's start token.
+        case failed(reason: String, deactivate: Bool)
+        case release
+    }
+
+    /// Records the outcomes of starts.
+    public static func recordStarts(
+        _ results: [(start: DeviceStart, status: Int?, outcome: StartOutcome)], in tx: PostgresSession
+    ) throws {
+        for (start, status, outcome) in results {
+            switch outcome {
+            case .sent:
+                try tx.query(
+                    """
+                    UPDATE device_starts SET state = 'sent', sent_at = now(), claimed_until = NULL, last_status = 200,
+                                             last_reason = NULL
+                    WHERE id = $1
+                    """, [start.id])
+            case .retry(let after):
+                try tx.query(
+                    """
+                    UPDATE device_starts SET claimed_until = NULL, last_status = $2,
+                                             next_attempt_at = now() + make_interval(secs => $3)
+                    WHERE id = $1
+                    """, [start.id, status, after])
+            case .failed(let reason, let deactivate):
+                try tx.query(
+                    """
+                    UPDATE device_starts SET state = 'failed', claimed_until = NULL, last_status = $2, last_reason = $3
+                    WHERE id = $1
+                    """, [start.id, status, reason])
+                if deactivate { try tx.query("UPDATE devices SET active = false WHERE id = $1", [start.deviceId]) }
+            case .release:
+                try tx.query(
+                    "UPDATE device_starts SET claimed_until = NULL, attempts = greatest(attempts - 1, 0) WHERE id = $1",
+                    [start.id])
+            }
+        }
+    }
+
+    /// The activity the app reported after a start (its update token) joins that start.
+    public static func joinStart(startToken: String, gameId: String, activityId: Int, in session: PostgresSession)
+        throws
+    {
+        try session.query(
+            """
+            UPDATE device_starts s SET activity_id = $3 FROM devices d
+            WHERE d.id = s.device_id AND d.start_token = $1 AND s.game_id = $2
+            """, [startToken.lowercased(), gameId, activityId])
+    }
+
+    /// Every start of a game, in planning order.
+    public static func starts(gameId: String, in session: PostgresSession) throws -> [DeviceStart] {
+        try session.query(
+            """
+            SELECT \(startColumns) FROM device_starts s JOIN devices d ON d.id = s.device_id
+            WHERE s.game_id = $1 ORDER BY s.id
+            """, [gameId]
+        ).rows.map(decodeStart)
+    }
+
+    private static let columns = "id, start_token, environment, bundle_id, follows, channels, registered_at, active"
+
+    private static func decode(_ row: PostgresRow) throws -> Device {
+        let follows = try row.string("follows").dropFirst().dropLast().split(separator: ",").map {
+            String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        }
+        return Device(
+            id: try row.int("id"), startToken: try row.string("start_token"), environment: try row.value("environment"),
+            bundleId: try row.string("bundle_id"), follows: follows, channels: try row.bool("channels"),
+            registeredAt: try row.date("registered_at"), active: try row.bool("active"))
+    }
+
+    private static let startColumns = """
+        s.id, s.device_id, s.game_id, d.start_token, d.environment, s.apns_id::text AS apns_id, s.payload, s.state,
+        s.attempts, s.last_status, s.last_reason, s.activity_id
+        """
+
+    private static func decodeStart(_ row: PostgresRow) throws -> DeviceStart {
+        DeviceStart(
+            id: try row.int("id"), deviceId: try row.int("device_id"), gameId: try row.string("game_id"),
+            startToken: try row.string("start_token"), environment: try row.value("environment"),
+            apnsId: try row.string("apns_id"), payload: try row.string("payload"), state: try row.string("state"),
+            attempts: try row.int("attempts"), lastStatus: try row.optionalInt("last_status"),
+            lastReason: try row.text("last_reason"), activityId: try row.optionalInt("activity_id"))
+    }
+}
