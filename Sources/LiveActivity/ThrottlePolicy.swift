@@ -30,6 +30,10 @@ public struct ThrottlePolicy: Sendable, Equatable, Codable {
     /// A broadcast channel's: at most one broadcast every 3 seconds (Apple's forum guidance is about one
     /// per second per channel), the same moments at priority 10 with an alert, no 8-hour limit of its own
     /// (each subscribed activity has its own).
-    public static let channel = ThrottlePolicy(
-        minInterval: 3, hourlyBudget: 120, frequentHourlyBudget: 120, lifetime: 7 * 24 * 3600)
+    public static let channel = channel(interval: 3)
+
+    /// A broadcast channel's policy with another interval between broadcasts.
+    public static func channel(interval: Int) -> ThrottlePolicy {
+        ThrottlePolicy(minInterval: interval, hourlyBudget: 120, frequentHourlyBudget: 120, lifetime: 7 * 24 * 3600)
+    }
 }

@@ -1,6 +1,7 @@
 import APNs
 import Foundation
 import Hummingbird
+import LiveActivity
 import Logging
 import NIOCore
 import PostgresClient
@@ -40,6 +41,7 @@ public struct ScoreFeedServer: Sendable {
     ) {
         self.hub = ChangeHub(capacity: streamMemory)
         self.configuration = configuration
+        self.projector.channelPlanner = PushPlanner(policy: .channel(interval: configuration.channelIntervalSeconds))
         self.database = Database(url: databaseURL, connections: configuration.databaseConnections)
         self.apns = apns
         self.logger = logger
@@ -112,7 +114,10 @@ public struct ScoreFeedServer: Sendable {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: DatabaseService(database: database, logger: logger)),
             .init(service: ProjectorService(projector: observedProjector(), database: database, logger: logger)),
-            .init(service: SchedulerService(planner: projector.planner, database: database, logger: logger)),
+            .init(
+                service: SchedulerService(
+                    planner: projector.planner, channelPlanner: projector.channelPlanner,
+                    startLead: configuration.startLeadSeconds, database: database, logger: logger)),
             .init(service: application),
             .init(service: ChangeFeedService(hub: hub, database: database, logger: logger)),
         ]

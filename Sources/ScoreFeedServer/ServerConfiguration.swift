@@ -11,6 +11,11 @@ public struct ServerConfiguration: Sendable {
     /// How far a signed request's `X-ScoreFeed-Timestamp` may be from the server's clock, in seconds
     /// (`SCOREFEED_SIGNATURE_TOLERANCE_SECONDS`, default 300): older captured requests cannot be replayed.
     public var signatureTolerance: TimeInterval = 300
+    /// Push-to-start goes this many seconds before the scheduled first pitch
+    /// (`SCOREFEED_START_LEAD_SECONDS`, default 0: at the first pitch; the game's start event also starts).
+    public var startLeadSeconds = 0
+    /// At most one broadcast per channel in this many seconds (`SCOREFEED_CHANNEL_INTERVAL_SECONDS`, default 3).
+    public var channelIntervalSeconds = 3
     /// The server's clock, for the signature window (tests pass their own).
     public var now: @Sendable () -> Date = { Date() }
     /// Bearer keys apps register their activities with (`SCOREFEED_APP_KEYS`).
@@ -29,6 +34,8 @@ public struct ServerConfiguration: Sendable {
         public static let appKeys = "SCOREFEED_APP_KEYS"
         public static let maxBodyBytes = "SCOREFEED_MAX_BODY_BYTES"
         public static let signatureTolerance = "SCOREFEED_SIGNATURE_TOLERANCE_SECONDS"
+        public static let startLead = "SCOREFEED_START_LEAD_SECONDS"
+        public static let channelInterval = "SCOREFEED_CHANNEL_INTERVAL_SECONDS"
     }
 
     /// Reads the credentials and limits from the environment. Keys are comma-separated.
@@ -53,6 +60,18 @@ public struct ServerConfiguration: Sendable {
                 throw ConfigurationError("\(Variable.signatureTolerance) must be a number of seconds from 1 to 86400")
             }
             configuration.signatureTolerance = TimeInterval(seconds)
+        }
+        if let text = env[Variable.startLead], !text.isEmpty {
+            guard let seconds = Int(text), (0...86_400).contains(seconds) else {
+                throw ConfigurationError("\(Variable.startLead) must be a number of seconds from 0 to 86400")
+            }
+            configuration.startLeadSeconds = seconds
+        }
+        if let text = env[Variable.channelInterval], !text.isEmpty {
+            guard let seconds = Int(text), (1...3600).contains(seconds) else {
+                throw ConfigurationError("\(Variable.channelInterval) must be a number of seconds from 1 to 3600")
+            }
+            configuration.channelIntervalSeconds = seconds
         }
         return configuration
     }

@@ -41,13 +41,20 @@ struct ProjectorService: Service {
 /// the same planner as the projector's. Stops on graceful shutdown.
 struct SchedulerService: Service {
     let planner: PushPlanner
+    let channelPlanner: PushPlanner
+    let startLead: Int
     let database: Database
     let logger: Logger
 
     func run() async throws {
         _ = try await database.ready()
-        let (url, planner, logger) = (database.url, planner, logger)
-        try await untilGracefulShutdown { try await PushScheduler.run(url: url, planner: planner, logger: logger) }
+        let (url, planner, channelPlanner, startLead, logger) = (
+            database.url, planner, channelPlanner, startLead, logger
+        )
+        try await untilGracefulShutdown {
+            try await PushScheduler.run(
+                url: url, planner: planner, channelPlanner: channelPlanner, startLead: startLead, logger: logger)
+        }
         logger.info("tick scheduler stopped")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import LiveActivity
 import Logging
 import PostgresClient
+import ScoreDomain
 
 /// Pushes made due by time alone: a coalesced update whose interval closed, or the deliberate end
 /// of an activity near Apple's 8-hour limit. Each call is one transaction's work; the scheduler
@@ -12,8 +13,9 @@ public enum PushScheduler {
     /// many targets it ticked (`limit` means there may be more).
     public static func tick(
         at now: Date, planner: PushPlanner, channelPlanner: PushPlanner = PushPlanner(policy: .channel),
-        limit: Int = 500, in tx: PostgresSession
+        startLead: Int? = nil, limit: Int = 500, in tx: PostgresSession
     ) throws -> Int {
+        if let startLead { try planUpcomingStarts(at: now, lead: startLead, in: tx) }
         var targets = try Activities.due(at: now, limit: limit, in: tx)
         var planned: [PlannedPush] = []
         for index in targets.indices {
@@ -36,17 +38,37 @@ public enum PushScheduler {
         return max(targets.count, channels.count)
     }
 
+    /// Push-to-start for games `lead` seconds or less before their scheduled first pitch (and not
+    /// more than 12 hours past it), for the devices following them: once per (device, game).
+    static func planUpcomingStarts(at now: Date, lead: Int, in tx: PostgresSession) throws {
+        guard try tx.query("SELECT EXISTS (SELECT 1 FROM devices WHERE active) AS e")[0].bool("e") else { return }
+        let games = try tx.query(
+            """
+            SELECT state::text AS state FROM score_states
+            WHERE status = 'scheduled' AND starts_at <= $1::timestamptz + make_interval(secs => $2)
+              AND starts_at > $1::timestamptz - interval '12 hours'
+            """, [now, lead])
+        for row in games.rows {
+            let state = try ScoreState(json: try JSONValue.parse(Data(try row.string("state").utf8)))
+            try Devices.planStarts(for: state, at: now, in: tx)
+        }
+    }
+
     /// Ticks on the wall clock until the task is cancelled: every `interval` (at once again while a
     /// tick found `limit` targets due), on a connection of its own that is re-established when lost.
     /// The one place time alone steps the planner, for `serve` and `deliver`.
     public static func run(
-        url: String, planner: PushPlanner, interval: Double = 0.25, limit: Int = 500, logger: Logger,
+        url: String, planner: PushPlanner, channelPlanner: PushPlanner = PushPlanner(policy: .channel),
+        startLead: Int? = 0, interval: Double = 0.25, limit: Int = 500, logger: Logger,
         now: @escaping @Sendable () -> Date = { Date() }
     ) async throws {
         let follower = LogFollower(url: url, channel: "scorefeed_ticks", pollInterval: interval, logger: logger)
         try await follower.run { connection in
-            try await connection.transaction { tx in try tick(at: now(), planner: planner, limit: limit, in: tx) }
-                == limit
+            try await connection.transaction { tx in
+                try tick(
+                    at: now(), planner: planner, channelPlanner: channelPlanner, startLead: startLead, limit: limit,
+                    in: tx)
+            } == limit
         }
     }
 

@@ -62,6 +62,40 @@ struct StartPlanTests {
         }
     }
 
+    @Test("with a lead time, the start goes that long before the scheduled first pitch; not earlier")
+    func leadTime() async throws {
+        try await withStore { connection in
+            let now = Date()
+            let scheduled = FeedMessage(
+                id: "m1", gameId: "g1", at: now.addingTimeInterval(-3600),
+                event: .gameScheduled(
+                    home: Team(code: "BOS", name: "Boston", logo: ""),
+                    away: Team(code: "NYY", name: "New York", logo: ""),
+                    startsAt: now.addingTimeInterval(300)))
+            _ = try await Ingestor(connection: connection).ingest([scheduled])
+            try await Projector().catchUp(connection)
+            _ = try await connection.withSession { session in
+                try Devices.register(
+                    startToken: Self.other, follows: ["BOS"], environment: .production, bundleId: "com.example.scores",
+                    channels: false, at: now.addingTimeInterval(-60), in: session)
+            }
+            // Five minutes before the first pitch: a 0-second lead waits, a 10-minute lead starts.
+            _ = try await connection.transaction {
+                try PushScheduler.tick(at: now, planner: PushPlanner(), startLead: 0, in: $0)
+            }
+            #expect(try await count("device_starts", connection) == 0)
+            _ = try await connection.transaction {
+                try PushScheduler.tick(at: now, planner: PushPlanner(), startLead: 600, in: $0)
+            }
+            _ = try await connection.transaction {
+                try PushScheduler.tick(at: now.addingTimeInterval(400), planner: PushPlanner(), startLead: 0, in: $0)
+            }
+            let starts = try await connection.withSession { try Devices.starts(gameId: "g1", in: $0) }
+            #expect(starts.count == 1)
+            #expect(starts.first?.payload.contains(#""status":"scheduled""#) == true)
+        }
+    }
+
     @Test("registration errors name the field")
     func registrationErrors() async throws {
         try await withStore { connection in
