@@ -29,6 +29,8 @@ public struct BroadcastWorker: Sendable {
     public var batchSize = 500
     public var lease = 30
     public var backoff = Backoff.push
+    /// Told each recorded outcome (`sent`, `retry`, `failed`, `released`) and APNs' reason (for metrics).
+    public var observe: (@Sendable (_ outcome: String, _ reason: String?) -> Void)?
 
     public init(
         connection: PostgresConnection, client: @escaping @Sendable (PushEnvironment) -> APNsClient, logger: Logger
@@ -119,6 +121,16 @@ public struct BroadcastWorker: Sendable {
             try Broadcasts.record(done, in: tx)
             for channelId in gone {
                 try Channels.markDeleted(channelId: channelId, reason: "ChannelNotRegistered", in: tx)
+            }
+        }
+        if let observe {
+            for record in records {
+                switch record.outcome {
+                case .sent: observe("sent", nil)
+                case .retry: observe("retry", record.reason)
+                case .failed(let why): observe("failed", why)
+                case .release: observe("released", record.reason)
+                }
             }
         }
         if let paused = total.paused {

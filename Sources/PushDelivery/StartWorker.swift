@@ -16,6 +16,8 @@ public struct StartWorker: Sendable {
     public let logger: Logger
     public var backoff = Backoff.push
     public static let maximumAttempts = 5
+    /// Told each recorded outcome and APNs' reason (for metrics).
+    public var observe: (@Sendable (_ outcome: String, _ reason: String?) -> Void)?
 
     public init(
         connection: PostgresConnection, client: @escaping @Sendable (PushEnvironment) -> APNsClient, logger: Logger
@@ -99,6 +101,16 @@ public struct StartWorker: Sendable {
                 return (start, result.status, outcome)
             }
             try await connection.transaction { try Devices.recordStarts(records, in: $0) }
+            if let observe {
+                for (record, result) in zip(records, results.map(\.1)) {
+                    switch record.outcome {
+                    case .sent: observe("sent", nil)
+                    case .retry: observe("retry", result.reason)
+                    case .failed(let why, let deactivate): observe(deactivate ? "deactivated" : "failed", why)
+                    case .release: observe("released", result.reason)
+                    }
+                }
+            }
             if let paused {
                 logger.critical(
                     "push-to-start paused: APNs says the provider's configuration is wrong",

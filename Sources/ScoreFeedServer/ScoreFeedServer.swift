@@ -124,7 +124,8 @@ public struct ScoreFeedServer: Sendable {
         if let broadcasts {
             services.append(
                 .init(
-                    service: BroadcastService(client: broadcasts, devices: apns, database: database, logger: logger),
+                    service: BroadcastService(
+                        client: broadcasts, metrics: metrics, devices: apns, database: database, logger: logger),
                     successTerminationBehavior: .ignore))
         }
         if let channels {

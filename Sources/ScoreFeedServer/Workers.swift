@@ -150,6 +150,7 @@ struct ChannelJanitorService: Service {
 /// the outbox's notifications; it stops on graceful shutdown (what is in flight is released).
 struct BroadcastService: Service {
     let client: @Sendable (PushEnvironment) -> APNsClient
+    let metrics: ServerMetrics
     /// The device (push host) client, for push-to-start (none: starts wait in their outbox).
     let devices: (@Sendable (PushEnvironment) -> APNsClient)?
     let database: Database
@@ -157,7 +158,7 @@ struct BroadcastService: Service {
 
     func run() async throws {
         _ = try await database.ready()
-        let (client, devices, url, logger) = (self.client, self.devices, database.url, self.logger)
+        let (client, devices, url, logger, metrics) = (self.client, self.devices, database.url, self.logger, metrics)
         try await untilGracefulShutdown {
             var failures = 0
             while !Task.isCancelled {
@@ -166,8 +167,14 @@ struct BroadcastService: Service {
                     failures = 0
                     let wakeup = DeliveryWakeup()
                     let follower = LogFollower(url: url, channel: ActivityPushes.channel, logger: logger)
-                    let worker = BroadcastWorker(connection: connection, client: client, logger: logger)
-                    let starts = devices.map { StartWorker(connection: connection, client: $0, logger: logger) }
+                    var broadcaster = BroadcastWorker(connection: connection, client: client, logger: logger)
+                    broadcaster.observe = { metrics.push(outcome: $0, reason: $1, target: "channel") }
+                    let worker = broadcaster
+                    let starts = devices.map { devices -> StartWorker in
+                        var starts = StartWorker(connection: connection, client: devices, logger: logger)
+                        starts.observe = { metrics.push(outcome: $0, reason: $1, target: "pushToStart") }
+                        return starts
+                    }
                     let total = try await withThrowingTaskGroup(of: BroadcastRound?.self) { group in
                         group.addTask {
                             try await follower.run { _ in

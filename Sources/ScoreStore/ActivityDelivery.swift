@@ -63,10 +63,17 @@ extension Activities {
                 status: try row.optionalInt("status"), reason: try row.text("reason"),
                 outcome: try row.string("outcome"), at: try row.date("attempted_at"))
         }
+        // An activity a push-to-start made with `input-push-channel` listens to that channel.
+        let channel = try session.query(
+            """
+            SELECT substring(payload from '"input-push-channel":"([^"]+)"') AS channel FROM device_starts
+            WHERE activity_id = $1 ORDER BY id DESC LIMIT 1
+            """, [activity.id]
+        ).rows.first.flatMap { try? $0.text("channel") }
         return ActivityDelivery(
             activity: activity, pushes: pushes, highPriorityLastHour: high,
             hourlyBudget: activity.frequentUpdates ? policy.frequentHourlyBudget : policy.hourlyBudget,
-            lastAnswer: last, channel: nil, lastSentAt: lastSent)
+            lastAnswer: last, channel: channel, lastSentAt: lastSent)
     }
 
     /// Records that the app's activity now has (or no longer has) frequent updates, in its row and in

@@ -1,6 +1,7 @@
 import APNs
 import APNsSandbox
 import Foundation
+import LiveActivity
 import PostgresClient
 import PushDelivery
 import Retry
@@ -94,6 +95,17 @@ struct GameNightTests {
             }
             let starts = try await h.connection.withSession { try Devices.starts(gameId: gameId, in: $0) }
             #expect(starts.map(\.state) == ["sent", "sent"])
+            // The activity the channel device's start made listens to the channel.
+            let update = String(repeating: "0e", count: 32)
+            let device = Self.devices[1]
+            let shown = try await h.connection.transaction { tx in
+                let activity = try Activities.register(
+                    gameId: gameId, token: update, environment: .production, bundleId: "com.example.scores",
+                    frequentUpdates: false, at: Date(), in: tx)
+                try Devices.joinStart(startToken: device, gameId: gameId, activityId: activity.id, in: tx)
+                return try Activities.delivery(token: update, now: Date(), policy: ThrottlePolicy(), in: tx)
+            }
+            #expect(shown?.channel == channelId)
         }
     }
 

@@ -52,6 +52,14 @@ struct ChannelRouteTests {
                 }
                 #expect(Set(received) == Set(sandbox.channels.all()), "\(received)")
                 #expect(await sandbox.delivered().filter(\.isBroadcast).allSatisfy { $0.priority == 10 })
+                var metrics = ""
+                for _ in 0..<100 where !metrics.contains(#"target="channel""#) {
+                    metrics = try await server.request(.GET, "/metrics").body
+                    if !metrics.contains(#"target="channel""#) { try await Task.sleep(for: .milliseconds(50)) }
+                }
+                #expect(
+                    metrics.contains(#"scorefeed_pushes_total{result="sent",reason="",target="channel"} 2"#),
+                    "\(metrics)")
             }
             await channels.shutdown()
             try await broadcasts.shutdown()
