@@ -75,6 +75,14 @@ public final class PostgresConnection: @unchecked Sendable {
         try await withSession { try $0.transaction(body) }
     }
 
+    /// Runs `body` inside `BEGIN` … `COMMIT`, with `script` (no parameters) sent together with `BEGIN`
+    /// in one round trip, rolling back when anything throws.
+    public func transaction<T: Sendable>(
+        beginning script: String, _ body: @escaping @Sendable (PostgresSession) throws -> T
+    ) async throws -> T {
+        try await withSession { try $0.transaction(beginning: script, body) }
+    }
+
     /// Closes the connection. Later calls throw `.closed`. Safe to call more than once.
     public func close() async {
         _ = try? await Self.perform(on: queue) { () throws(PostgresError) in

@@ -37,7 +37,18 @@ public struct PostgresSession {
 
     /// Runs `body` inside `BEGIN` … `COMMIT`; any error rolls the transaction back and is rethrown.
     public func transaction<T>(_ body: (PostgresSession) throws -> T) throws -> T {
-        try execute(script: "BEGIN")
+        try transaction(beginning: nil, body)
+    }
+
+    /// Runs `body` inside `BEGIN` … `COMMIT`; `script` (SQL without parameters) runs in the same
+    /// round trip as `BEGIN`, e.g. taking a lock. Rolls back when anything throws.
+    public func transaction<T>(beginning script: String?, _ body: (PostgresSession) throws -> T) throws -> T {
+        do {
+            try execute(script: script.map { "BEGIN; " + $0 } ?? "BEGIN")
+        } catch {
+            try? execute(script: "ROLLBACK")
+            throw error
+        }
         let value: T
         do {
             value = try body(self)

@@ -61,9 +61,8 @@ struct AppendBench: AsyncParsableCommand {
             let expected = Dictionary(
                 chunk.map { ($0.gameId, versions[$0.gameId] ?? 0) }, uniquingKeysWith: { a, _ in a })
             let began = ContinuousClock.now
-            let outcomes = try await connection.transaction { tx in
-                try EventLog.lockForAppend(tx)
-                return try EventLog.append(chunk, expectedVersions: expected, in: tx)
+            let outcomes = try await connection.transaction(beginning: EventLog.appendLock) { tx in
+                try EventLog.append(chunk, expectedVersions: expected, in: tx)
             }
             timings.record(ContinuousClock.now - began)
             for (message, outcome) in zip(chunk, outcomes) {

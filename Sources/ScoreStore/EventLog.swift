@@ -36,8 +36,12 @@ public enum EventLog {
     /// Takes the append lock for the rest of the transaction, so writers commit in position order,
     /// and queues the commit-time wake-up for followers.
     public static func lockForAppend(_ session: PostgresSession) throws {
-        try session.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.append)), pg_notify('\(channel)', '')")
+        try session.query(appendLock)
     }
+
+    /// ``lockForAppend(_:)`` as SQL, to send with `BEGIN` in one round trip
+    /// (`transaction(beginning: EventLog.appendLock)`).
+    public static let appendLock = "SELECT pg_advisory_xact_lock(\(AdvisoryLock.append)), pg_notify('\(channel)', '')"
 
     /// Appends `message` to its game's stream at `expectedVersion + 1`.
     ///

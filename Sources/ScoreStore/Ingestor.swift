@@ -103,8 +103,7 @@ public actor Ingestor {
         let cached = states.filter { games.contains($0.key) }
         transactions += 1
         do {
-            let (outcomes, folded) = try await connection.transaction { tx in
-                try EventLog.lockForAppend(tx)
+            let (outcomes, folded) = try await connection.transaction(beginning: EventLog.appendLock) { tx in
                 let heads = try EventLog.heads(of: messages, in: tx)
                 var states: [String: ScoreState?] = [:]
                 for game in games {
