@@ -40,19 +40,11 @@ public final class APNsChannelClient: Sendable {
         self.url = url
         self.tokenProvider = tokenProvider ?? APNsTokenProvider(configuration: configuration)
         self.timeout = timeout
-        let host = url.host ?? "localhost"
-        self.authority = url.port.map { "\(host):\($0)" } ?? host
-        var prefix = url.path
-        while prefix.hasSuffix("/") { prefix.removeLast() }
-        self.basePath = prefix + "/1/apps/" + configuration.bundleId
-        var tls = TLSConfiguration.makeClientConfiguration()
-        tls.minimumTLSVersion = .tlsv12
-        if !configuration.additionalCACertificates.isEmpty {
-            tls.additionalTrustRoots = [.certificates(configuration.additionalCACertificates)]
-        }
+        let endpoint = APNsEndpoint(url, configuration: configuration, connections: 1)
+        self.authority = endpoint.authority
+        self.basePath = endpoint.pathPrefix + "/1/apps/" + configuration.bundleId
         // A client TLS configuration with extra roots always builds.
-        self.pool = try! HTTP2ConnectionPool(
-            .init(host: host, port: url.port ?? 443, tls: tls, connections: 1), logger: logger)
+        self.pool = try! HTTP2ConnectionPool(endpoint.pool, logger: logger)
     }
 
     /// Creates a channel for Live Activities; on success the result's ``APNsResult/channelId`` is

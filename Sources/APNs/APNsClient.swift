@@ -49,21 +49,12 @@ public final class APNsClient: Sendable {
         self.connections = max(1, connections)
         self.tokenProvider = tokenProvider ?? APNsTokenProvider(configuration: configuration)
         self.logger = logger
-        let url = url ?? configuration.environment.baseURL
-        let host = url.host ?? "localhost"
-        let port = url.port ?? 443
-        self.authority = url.port.map { "\(host):\($0)" } ?? host
-        var prefix = url.path
-        while prefix.hasSuffix("/") { prefix.removeLast() }
-        self.pathPrefix = prefix + "/3/device/"
-        self.broadcastPath = prefix + "/4/broadcasts/apps/" + configuration.bundleId
-
-        var tls = TLSConfiguration.makeClientConfiguration()
-        tls.minimumTLSVersion = .tlsv12
-        if !configuration.additionalCACertificates.isEmpty {
-            tls.additionalTrustRoots = [.certificates(configuration.additionalCACertificates)]
-        }
-        var pool = HTTP2ConnectionPool.Configuration(host: host, port: port, tls: tls, connections: connections)
+        let endpoint = APNsEndpoint(
+            url ?? configuration.environment.baseURL, configuration: configuration, connections: connections)
+        self.authority = endpoint.authority
+        self.pathPrefix = endpoint.pathPrefix + "/3/device/"
+        self.broadcastPath = endpoint.pathPrefix + "/4/broadcasts/apps/" + configuration.bundleId
+        var pool = endpoint.pool
         // 410 Unregistered is the normal churn of tokens, not a sign of a misbehaving provider.
         pool.isError = { $0.status >= 400 && $0.status != 410 }
         // IdleTimeout, UnrelatedKeyIdInToken, 503 Shutdown: the next push goes on a new connection.

@@ -52,9 +52,7 @@ public struct BroadcastWorker: Sendable {
             guard !claimed.isEmpty else {
                 let waiting = try await connection.withSession { try Broadcasts.pending(in: $0) }
                 if untilEmpty && waiting == 0 { return total }
-                // Due ones wait behind a retry's backoff (or nothing is there yet).
-                let pause = waiting > 0 ? min(pollInterval, 0.02) : pollInterval
-                if let wakeup { await wakeup.wait(upTo: pause) } else { try? await Task.sleep(for: .seconds(pause)) }
+                await DeliveryWakeup.idle(wakeup, pending: waiting, pollInterval: pollInterval)
                 continue
             }
             try await deliver(claimed, into: &total)
@@ -95,10 +93,10 @@ public struct BroadcastWorker: Sendable {
                 case .delivered: outcome = .sent
                 case .retry, .keepTokenLongerAndRetry:
                     let delay = backoff.delay(attempt: push.attempts + 1) / .seconds(1)
-                    let live = push.expiration > 0 && Double(push.expiration) > push.createdAt.timeIntervalSince1970
                     outcome =
-                        live && now.timeIntervalSince1970 + delay > Double(push.expiration)
-                        ? .failed(reason: "\(reason ?? "retry"); no longer useful by the retry") : .retry(after: delay)
+                        PushVerdict.isUseful(
+                            expiration: push.expiration, createdAt: push.createdAt, at: now.addingTimeInterval(delay))
+                        ? .retry(after: delay) : .failed(reason: "\(reason ?? "retry"); no longer useful by the retry")
                 case .refreshTokenAndRetry, .reconnectAndRetry: outcome = .retry(after: 0)
                 case .pause(let why):
                     total.paused = why

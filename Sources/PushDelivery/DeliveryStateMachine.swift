@@ -129,6 +129,14 @@ public struct DeliveryStateMachine: Sendable, Equatable {
 
 /// What becomes of one push APNs answered: pure, the jitter passed in.
 public enum PushVerdict {
+    /// Whether a push with this `apns-expiration` (its stale or dismissal date, UNIX seconds; 0: none)
+    /// is still worth sending at `time`. A push planned already past its expiration (a replay of a
+    /// past game) always is.
+    public static func isUseful(expiration: Int, createdAt: Date, at time: Date) -> Bool {
+        let live = expiration > 0 && Double(expiration) > createdAt.timeIntervalSince1970
+        return !live || time.timeIntervalSince1970 <= Double(expiration)
+    }
+
     /// The outcome to record for `push` after `result`, and the reason delivery must pause, if any.
     ///
     /// Apple's response table, exactly: a configuration error pauses delivery and deactivates
@@ -153,9 +161,9 @@ public enum PushVerdict {
             return (.sent, nil)
         case .retry, .keepTokenLongerAndRetry:
             let delay = backoff.delay(attempt: push.attempts + 1, unitRandom: unitRandom) / .seconds(1)
-            let usefulUntil = Double(push.expiration)
-            let live = push.expiration > 0 && usefulUntil > push.createdAt.timeIntervalSince1970
-            if live && now.timeIntervalSince1970 + delay > usefulUntil {
+            if !isUseful(
+                expiration: push.expiration, createdAt: push.createdAt, at: now.addingTimeInterval(delay))
+            {
                 let why = result.reason ?? result.error.map { $0.code.rawValue } ?? "HTTP \(result.status ?? 0)"
                 return (.failed(reason: "\(why); no longer useful by the retry (expiration \(push.expiration))"), nil)
             }

@@ -36,11 +36,9 @@ public struct StartWorker: Sendable {
         while !Task.isCancelled {
             let claimed = try await connection.transaction { try Devices.claimStarts(limit: 500, lease: 30, in: $0) }
             guard !claimed.isEmpty else {
-                let waiting = try await connection.query(
-                    "SELECT count(*) AS n FROM device_starts WHERE state = 'pending'")[0].int("n")
+                let waiting = try await connection.withSession { try Devices.pendingStarts(in: $0) }
                 if untilEmpty && waiting == 0 { return (sent, failed, nil) }
-                let pause = waiting > 0 ? min(pollInterval, 0.02) : pollInterval
-                if let wakeup { await wakeup.wait(upTo: pause) } else { try? await Task.sleep(for: .seconds(pause)) }
+                await DeliveryWakeup.idle(wakeup, pending: waiting, pollInterval: pollInterval)
                 continue
             }
             var results: [(DeviceStart, APNsResult)] = []

@@ -91,37 +91,17 @@ public enum JSONValue: Sendable, Equatable {
     /// Appends `text` as a JSON string literal: `"` and `\` escaped, control characters as
     /// `\n`-style or `\u00XX` escapes, everything else (including `/` and non-ASCII) verbatim.
     public static func writeString(_ text: String, to out: inout String) {
-        out += "\""
         guard text.utf8.contains(where: needsEscape) else {
+            out += "\""
             out += text
             out += "\""
             return
         }
         // Every byte that needs an escape is ASCII, so escaping byte by byte keeps UTF-8 intact.
-        var escaped: [UInt8] = []
-        escaped.reserveCapacity(text.utf8.count + 16)
-        for byte in text.utf8 {
-            guard needsEscape(byte) else {
-                escaped.append(byte)
-                continue
-            }
-            escaped.append(UInt8(ascii: "\\"))
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): escaped.append(byte)
-            case 0x0A: escaped.append(UInt8(ascii: "n"))
-            case 0x0D: escaped.append(UInt8(ascii: "r"))
-            case 0x09: escaped.append(UInt8(ascii: "t"))
-            case 0x08: escaped.append(UInt8(ascii: "b"))
-            case 0x0C: escaped.append(UInt8(ascii: "f"))
-            default:
-                let hex = Array("0123456789abcdef".utf8)
-                escaped += [
-                    UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
-                ]
-            }
-        }
-        out += String(decoding: escaped, as: UTF8.self)
-        out += "\""
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 16)
+        writeString(text, to: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
     }
 
     private static func needsEscape(_ byte: UInt8) -> Bool {

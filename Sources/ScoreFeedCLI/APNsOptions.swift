@@ -35,13 +35,7 @@ struct APNsOptions: ParsableArguments {
 
     /// The channel management URL: the flag, else the variable, else `nil` (Apple's, or the custom APNs URL).
     func channelsURLSetting() throws -> URL? {
-        let variable = "SCOREFEED_APNS_CHANNELS_URL"
-        let text = channelsURL ?? Runtime.environment[variable] ?? ""
-        if text.isEmpty { return nil }
-        guard let url = URL(string: text), url.scheme == "https", url.host != nil else {
-            throw CLIError("APNs configuration: --apns-channels-url / \(variable) must be an https URL, not '\(text)'")
-        }
-        return url
+        try Self.urlSetting(channelsURL, flag: "--apns-channels-url", variable: "SCOREFEED_APNS_CHANNELS_URL")
     }
 
     @Option(
@@ -53,11 +47,15 @@ struct APNsOptions: ParsableArguments {
 
     /// The broadcast URL: the flag, else the variable, else `nil` (Apple's, or the custom APNs URL).
     func broadcastURLSetting() throws -> URL? {
-        let variable = "SCOREFEED_APNS_BROADCAST_URL"
-        let text = broadcastURL ?? Runtime.environment[variable] ?? ""
+        try Self.urlSetting(broadcastURL, flag: "--apns-broadcast-url", variable: "SCOREFEED_APNS_BROADCAST_URL")
+    }
+
+    /// An optional https URL setting: the flag's value, else the variable's, else `nil`.
+    private static func urlSetting(_ value: String?, flag: String, variable: String) throws -> URL? {
+        let text = value ?? Runtime.environment[variable] ?? ""
         if text.isEmpty { return nil }
         guard let url = URL(string: text), url.scheme == "https", url.host != nil else {
-            throw CLIError("APNs configuration: --apns-broadcast-url / \(variable) must be an https URL, not '\(text)'")
+            throw CLIError("APNs configuration: \(flag) / \(variable) must be an https URL, not '\(text)'")
         }
         return url
     }

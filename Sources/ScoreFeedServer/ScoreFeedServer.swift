@@ -6,7 +6,6 @@ import Logging
 import NIOCore
 import PostgresClient
 import PushDelivery
-import Retry
 import ScoreStore
 import ServiceLifecycle
 import UnixSignals
@@ -167,32 +166,11 @@ struct DeliveryStarter: Service {
 
     func run() async throws {
         _ = try await server.database.ready()
-        let logger = server.logger
-        var failures = 0
-        while !Task.isCancelled {
-            do {
-                let connection = try await PostgresConnection.connect(server.database.url)
-                failures = 0
-                var worker = DeliveryWorker(connection: connection, client: apns, logger: logger)
-                let metrics = server.metrics
-                worker.observe = { metrics.push(outcome: $0, reason: $1) }
-                do {
-                    try await DeliveryService(
-                        worker: worker, drain: server.drain, url: server.database.url, logger: logger
-                    ).run()
-                    await connection.close()
-                    return
-                } catch {
-                    await connection.close()
-                    throw error
-                }
-            } catch let error as PostgresError where error.kind == .connection {
-                failures += 1
-                let delay = Backoff.reconnect.delay(attempt: failures)
-                logger.warning(
-                    "delivery lost the database; reconnecting", metadata: ["error": "\(error)", "retry": "\(delay)"])
-                try? await Task.sleep(for: delay)
-            }
+        let (logger, metrics, url) = (server.logger, server.metrics, server.database.url)
+        try await onOwnConnection(url: url, logger: logger, what: "delivery") { connection in
+            var worker = DeliveryWorker(connection: connection, client: apns, logger: logger)
+            worker.observe = { metrics.push(outcome: $0, reason: $1) }
+            try await DeliveryService(worker: worker, drain: server.drain, url: url, logger: logger).run()
         }
     }
 }

@@ -160,61 +160,76 @@ struct BroadcastService: Service {
         _ = try await database.ready()
         let (client, devices, url, logger, metrics) = (self.client, self.devices, database.url, self.logger, metrics)
         try await untilGracefulShutdown {
-            var failures = 0
-            while !Task.isCancelled {
-                do {
-                    let connection = try await PostgresConnection.connect(url)
-                    failures = 0
-                    let wakeup = DeliveryWakeup()
-                    let follower = LogFollower(url: url, channel: ActivityPushes.channel, logger: logger)
-                    var broadcaster = BroadcastWorker(connection: connection, client: client, logger: logger)
-                    broadcaster.observe = { metrics.push(outcome: $0, reason: $1, target: "channel") }
-                    let worker = broadcaster
-                    let starts = devices.map { devices -> StartWorker in
-                        var starts = StartWorker(connection: connection, client: devices, logger: logger)
-                        starts.observe = { metrics.push(outcome: $0, reason: $1, target: "pushToStart") }
-                        return starts
+            try await onOwnConnection(url: url, logger: logger, what: "broadcast delivery") { connection in
+                let wakeup = DeliveryWakeup()
+                let follower = LogFollower(url: url, channel: ActivityPushes.channel, logger: logger)
+                var broadcaster = BroadcastWorker(connection: connection, client: client, logger: logger)
+                broadcaster.observe = { metrics.push(outcome: $0, reason: $1, target: "channel") }
+                let worker = broadcaster
+                let starts = devices.map { devices -> StartWorker in
+                    var starts = StartWorker(connection: connection, client: devices, logger: logger)
+                    starts.observe = { metrics.push(outcome: $0, reason: $1, target: "pushToStart") }
+                    return starts
+                }
+                let total = try await withThrowingTaskGroup(of: BroadcastRound?.self) { group in
+                    group.addTask {
+                        try await follower.run { _ in
+                            wakeup.signal()
+                            return false
+                        }
+                        return nil
                     }
-                    let total = try await withThrowingTaskGroup(of: BroadcastRound?.self) { group in
+                    group.addTask { try await worker.run(untilEmpty: false, wakeup: wakeup) }
+                    if let starts {
                         group.addTask {
-                            try await follower.run { _ in
-                                wakeup.signal()
-                                return false
+                            // Starts go to device tokens, on the push host.
+                            let (_, _, paused) = try await starts.run(untilEmpty: false, wakeup: nil)
+                            if let paused {
+                                logger.critical("push-to-start is paused until restarted: APNs said \(paused)")
                             }
                             return nil
                         }
-                        group.addTask { try await worker.run(untilEmpty: false, wakeup: wakeup) }
-                        if let starts {
-                            group.addTask {
-                                // Starts go to device tokens, on the push host.
-                                let (_, _, paused) = try await starts.run(untilEmpty: false, wakeup: nil)
-                                if let paused {
-                                    logger.critical("push-to-start is paused until restarted: APNs said \(paused)")
-                                }
-                                return nil
-                            }
-                        }
-                        defer { group.cancelAll() }
-                        while let result = try await group.next() {
-                            if let total = result { return total }
-                        }
-                        return BroadcastRound()
                     }
-                    await connection.close()
-                    if let paused = total.paused {
-                        logger.critical("broadcast delivery is paused until restarted: APNs said \(paused)")
+                    defer { group.cancelAll() }
+                    while let result = try await group.next() {
+                        if let total = result { return total }
                     }
-                    return
-                } catch let error as PostgresError where error.kind == .connection {
-                    failures += 1
-                    let delay = Backoff.reconnect.delay(attempt: failures)
-                    logger.warning(
-                        "broadcast delivery lost the database; reconnecting",
-                        metadata: ["error": "\(error)", "retry": "\(delay)"])
-                    try? await Task.sleep(for: delay)
+                    return BroadcastRound()
+                }
+                if let paused = total.paused {
+                    logger.critical("broadcast delivery is paused until restarted: APNs said \(paused)")
                 }
             }
         }
         logger.info("broadcast worker stopped")
+    }
+}
+
+/// Runs `body` on a database connection of its own until it returns, again on a new connection
+/// (after the shared reconnect backoff) whenever the connection is lost; the connection is closed
+/// however `body` ends.
+func onOwnConnection(
+    url: String, logger: Logger, what: String, _ body: (PostgresConnection) async throws -> Void
+) async throws {
+    var failures = 0
+    while !Task.isCancelled {
+        do {
+            let connection = try await PostgresConnection.connect(url)
+            failures = 0
+            do {
+                try await body(connection)
+                await connection.close()
+                return
+            } catch {
+                await connection.close()
+                throw error
+            }
+        } catch let error as PostgresError where error.kind == .connection {
+            failures += 1
+            let delay = Backoff.reconnect.delay(attempt: failures)
+            logger.warning(
+                "\(what) lost the database; reconnecting", metadata: ["error": "\(error)", "retry": "\(delay)"])
+            try? await Task.sleep(for: delay)
+        }
     }
 }

@@ -109,23 +109,7 @@ public enum Broadcasts {
                     [push.id])
             }
         }
-        guard !sent.isEmpty else { return }
-        try tx.query(
-            """
-            UPDATE broadcast_pushes SET state = 'sent', sent_at = now(), claimed_until = NULL, last_status = 200,
-                                        last_reason = NULL
-            WHERE id = ANY($1::bigint[])
-            """, [sent])
-        try tx.query(
-            """
-            UPDATE broadcast_pushes o
-            SET state = 'superseded', claimed_until = NULL,
-                last_reason = CASE WHEN s.event = 'end' THEN 'after the end' ELSE 'a newer broadcast was accepted' END
-            FROM broadcast_pushes s
-            WHERE s.id = ANY($1::bigint[]) AND o.channel_row = s.channel_row AND o.id <> s.id
-              AND o.state = 'pending' AND (o.claimed_until IS NULL OR o.claimed_until < now())
-              AND (o.aps_timestamp < s.aps_timestamp OR s.event = 'end')
-            """, [sent])
+        try Outbox.markSent(sent, table: "broadcast_pushes", target: "channel_row", newer: "broadcast", in: tx)
     }
 
     /// Every broadcast of a game, in planning order.

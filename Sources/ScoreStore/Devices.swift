@@ -193,6 +193,11 @@ public enum Devices {
             """, [startToken.lowercased(), gameId, activityId])
     }
 
+    /// How many starts wait (pending, due or not).
+    public static func pendingStarts(in session: PostgresSession) throws -> Int {
+        try session.query("SELECT count(*) AS n FROM device_starts WHERE state = 'pending'")[0].int("n")
+    }
+
     /// Every start of a game, in planning order.
     public static func starts(gameId: String, in session: PostgresSession) throws -> [DeviceStart] {
         try session.query(

@@ -103,32 +103,36 @@ public enum Outbox {
                     """, [push.id, status, reason])
             }
         }
-        if !sent.isEmpty {
-            try tx.query(
-                """
-                UPDATE activity_pushes SET state = 'sent', sent_at = now(), claimed_until = NULL, last_status = 200,
-                                           last_reason = NULL
-                WHERE id = ANY($1::bigint[])
-                """, [sent])
-            // A retry never overtakes, and nothing follows an end: older pushes of these activities
-            // still waiting (not on the wire), and every other push of an activity whose end was
-            // accepted, are superseded.
-            try tx.query(
-                """
-                UPDATE activity_pushes o
-                SET state = 'superseded', claimed_until = NULL,
-                    last_reason = CASE WHEN s.event = 'end' THEN 'after the end' ELSE 'a newer push was accepted' END
-                FROM activity_pushes s
-                WHERE s.id = ANY($1::bigint[]) AND o.activity_id = s.activity_id AND o.id <> s.id
-                  AND o.state = 'pending' AND (o.claimed_until IS NULL OR o.claimed_until < now())
-                  AND (o.aps_timestamp < s.aps_timestamp OR s.event = 'end')
-                """, [sent])
-        }
+        try markSent(sent, table: "activity_pushes", target: "activity_id", newer: "push", in: tx)
         try tx.query(
             """
             INSERT INTO push_attempts (push_id, status, reason, outcome)
             SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
             """, [results.map(\.push.id), results.map(\.status), results.map(\.reason), results.map(\.outcome.label)])
+    }
+
+    /// Marks accepted pushes of an outbox (`activity_pushes` by `activity_id`, `broadcast_pushes` by
+    /// `channel_row`) sent. A retry never overtakes, and nothing follows an end: the target's older
+    /// pushes still waiting (not on the wire), and every other push of a target whose end was
+    /// accepted, are superseded.
+    static func markSent(_ ids: [Int], table: String, target: String, newer: String, in tx: PostgresSession) throws {
+        guard !ids.isEmpty else { return }
+        try tx.query(
+            """
+            UPDATE \(table) SET state = 'sent', sent_at = now(), claimed_until = NULL, last_status = 200,
+                                 last_reason = NULL
+            WHERE id = ANY($1::bigint[])
+            """, [ids])
+        try tx.query(
+            """
+            UPDATE \(table) o
+            SET state = 'superseded', claimed_until = NULL,
+                last_reason = CASE WHEN s.event = 'end' THEN 'after the end' ELSE 'a newer \(newer) was accepted' END
+            FROM \(table) s
+            WHERE s.id = ANY($1::bigint[]) AND o.\(target) = s.\(target) AND o.id <> s.id
+              AND o.state = 'pending' AND (o.claimed_until IS NULL OR o.claimed_until < now())
+              AND (o.aps_timestamp < s.aps_timestamp OR s.event = 'end')
+            """, [ids])
     }
 
     /// How many pushes are still to deliver, and when the next one is due (seconds from now, ≤ 0 = now).
