@@ -127,6 +127,10 @@ struct ActivityCLITests {
             let channels = try await cli.run("channel", "list", "--json")
             let listed = try JSONSerialization.jsonObject(with: Data(channels.stdout.utf8)) as? [[String: Any]] ?? []
             #expect(listed.map { $0["channelId"] as? String } == [id])
+            let badURL = try await cli.run("channel", "2026-06-03-CHC-STL", "--apns-channels-url", "http://x")
+            #expect(badURL.status == 1 && badURL.stderr.contains("must be an https URL"), "\(badURL.stderr)")
+            let badCount = try await cli.run("deliver", "--until-empty", "--apns-connections", "0")
+            #expect(badCount.status == 1 && badCount.stderr.contains("from 1 to 64"), "\(badCount.stderr)")
             let noGame = try await cli.run("channel", "nope")
             #expect(noGame.status == 1 && noGame.stderr.contains("no game \"nope\" yet"), "\(noGame.stderr)")
         }
