@@ -98,10 +98,39 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // Firebase Cloud Messaging HTTP v1: service-account OAuth (RS256 JWT), messages:send on the HTTP/2 pool.
+        .target(
+            name: "FCM",
+            dependencies: [
+                "HTTP2Client",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // A local FCM-compatible server (OAuth token endpoint + messages:send) with faults, for tests and the demo.
+        .target(
+            name: "FCMSandbox",
+            dependencies: [
+                "APNsSandbox",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .target(
             name: "PushDelivery",
             dependencies: [
-                "Retry", "ScoreStore", "LiveActivity", "APNs", "PostgresClient",
+                "Retry", "ScoreStore", "LiveActivity", "APNs", "FCM", "PostgresClient",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -113,7 +142,7 @@ let package = Package(
         .target(
             name: "ScoreFeedServer",
             dependencies: [
-                "Retry", "ScoreStore", "ScoreDomain", "LiveActivity", "PostgresClient", "PushDelivery", "APNs",
+                "Retry", "ScoreStore", "ScoreDomain", "LiveActivity", "PostgresClient", "PushDelivery", "APNs", "FCM",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -128,7 +157,7 @@ let package = Package(
             name: "ScoreFeedCLI",
             dependencies: [
                 "ScoreStore", "LocalPostgres", "ScoreDomain", "LiveActivity", "PostgresClient", "Retrosheet",
-                "PushDelivery", "APNs", "APNsSandbox", "ScoreFeedServer", "MLBFeed", "MLBFollow",
+                "PushDelivery", "APNs", "APNsSandbox", "FCM", "FCMSandbox", "ScoreFeedServer", "MLBFeed", "MLBFollow",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -196,9 +225,32 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "FCMTests",
+            dependencies: [
+                "FCM", "FCMSandbox", "HTTP2Client",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "FCMSandboxTests",
+            dependencies: [
+                "FCMSandbox", "HTTP2Client",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .testTarget(
             name: "PushDeliveryTests",
             dependencies: [
-                "Retry", "PushDelivery", "APNs", "APNsSandbox", .product(name: "Crypto", package: "swift-crypto"),
+                "Retry", "PushDelivery", "APNs", "APNsSandbox", "FCM", "FCMSandbox",
+                .product(name: "Crypto", package: "swift-crypto"),
                 "ScoreStore",
                 "ScoreDomain", "LiveActivity", "PostgresClient",
                 "ScoreFeedTesting", .product(name: "Logging", package: "swift-log"),

@@ -5,17 +5,28 @@ import SwiftASN1
 import X509
 
 /// A throw-away CA and a `localhost`/`127.0.0.1` server certificate signed by it, both P-256.
-struct SandboxCertificates: Sendable {
-    let caCertificatePEM: String
+///
+/// Shared by the local servers (the APNs sandbox and the FCM sandbox).
+public struct SandboxCertificates: Sendable {
+    /// The CA certificate (PEM) clients must trust.
+    public let caCertificatePEM: String
     let serverCertificate: NIOSSLCertificate
     let serverKey: NIOSSLPrivateKey
 
-    static func generate(now: Date = Date()) throws(APNsSandboxError) -> SandboxCertificates {
+    /// Generates a CA (valid from an hour before `now` for a week) and a server certificate signed by it.
+    /// - Parameters:
+    ///   - now: The current time.
+    ///   - caCommonName: The common name of the CA certificate.
+    /// - Returns: The certificates.
+    /// - Throws: ``APNsSandboxError`` with code `certificateGenerationFailed`.
+    public static func generate(
+        now: Date = Date(), caCommonName: String = "ScoreFeed APNs Sandbox CA"
+    ) throws(APNsSandboxError) -> SandboxCertificates {
         do {
             let caKey = P256.Signing.PrivateKey()
             let caName = try DistinguishedName {
                 OrganizationName("ScoreFeed")
-                CommonName("ScoreFeed APNs Sandbox CA")
+                CommonName(caCommonName)
             }
             let notBefore = now.addingTimeInterval(-3600)
             let notAfter = now.addingTimeInterval(7 * 24 * 3600)
@@ -67,7 +78,9 @@ struct SandboxCertificates: Sendable {
     }
 
     /// A TLS 1.2+ server context offering only ALPN `h2`, as APNs does.
-    func makeSSLContext() throws(APNsSandboxError) -> NIOSSLContext {
+    /// - Returns: The context serving the server certificate.
+    /// - Throws: ``APNsSandboxError`` with code `certificateGenerationFailed`.
+    public func makeSSLContext() throws(APNsSandboxError) -> NIOSSLContext {
         var tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(serverCertificate)],
             privateKey: .privateKey(serverKey)

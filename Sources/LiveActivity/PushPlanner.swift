@@ -26,8 +26,11 @@ public struct GameChange: Sendable, Equatable {
 /// a broadcast channel, a push-to-start device, an FCM-routed activity and an Android follower are
 /// added as cases.
 public enum PushTarget: Sendable, Equatable {
-    /// One Live Activity, reached by its APNs push token: throttled per activity.
+    /// One Live Activity, reached by its push token (straight to APNs, or through FCM with exactly the
+    /// same pushes): throttled per activity.
     case liveActivity(ActivityThrottle)
+    /// One Android device following one game (an Android 16 Live Update), reached by FCM data messages.
+    case liveUpdate(LiveUpdateThrottle)
 
     /// An activity registered 15 minutes before the game's first pitch, as a fan who opens the app
     /// before the game would: what `replay` and `follow` print the pushes of.
@@ -61,6 +64,10 @@ public struct PushPlanner: Sendable, Equatable {
                 nextContent: change.nextContent)
             target = .liveActivity(throttle)
             return pushes
+        case .liveUpdate(var throttle):
+            let pushes = throttle.receive(change, at: now, policy: policy)
+            target = .liveUpdate(throttle)
+            return pushes
         }
     }
 
@@ -70,6 +77,10 @@ public struct PushPlanner: Sendable, Equatable {
         case .liveActivity(var throttle):
             let pushes = throttle.tick(at: now, policy: policy)
             target = .liveActivity(throttle)
+            return pushes
+        case .liveUpdate(var throttle):
+            let pushes = throttle.tick(at: now, policy: policy)
+            target = .liveUpdate(throttle)
             return pushes
         }
     }
@@ -85,6 +96,7 @@ public struct PushPlanner: Sendable, Equatable {
     public func nextDeadline(_ target: PushTarget) -> Date? {
         switch target {
         case .liveActivity(let throttle): throttle.nextDeadline(policy: policy)
+        case .liveUpdate(let throttle): throttle.nextDeadline
         }
     }
 
@@ -92,6 +104,7 @@ public struct PushPlanner: Sendable, Equatable {
     public func pendingDue(_ target: PushTarget) -> Date? {
         switch target {
         case .liveActivity(let throttle): throttle.pendingDue
+        case .liveUpdate(let throttle): throttle.nextDeadline
         }
     }
 
@@ -99,6 +112,7 @@ public struct PushPlanner: Sendable, Equatable {
     public func isEnded(_ target: PushTarget) -> Bool {
         switch target {
         case .liveActivity(let throttle): throttle.ended
+        case .liveUpdate(let throttle): throttle.ended
         }
     }
 

@@ -13,11 +13,15 @@ public struct ThrottlePolicy: Sendable, Equatable, Codable {
     /// Apple ends an activity after 8 hours; we end it ourselves this many seconds before.
     public var lifetime: Int
     public var lifetimeMargin: Int
+    /// An Android follower gets at most one data message per this many seconds (FCM allows 240 a
+    /// minute per device); changes in between coalesce.
+    public var liveUpdateInterval: Int
 
     public init(
         minInterval: Int = 10, hourlyBudget: Int = 12, frequentHourlyBudget: Int = 40, staleAfter: Int = 900,
-        dismissAfter: Int = 3600, lifetime: Int = 8 * 3600, lifetimeMargin: Int = 15 * 60
+        dismissAfter: Int = 3600, lifetime: Int = 8 * 3600, lifetimeMargin: Int = 15 * 60, liveUpdateInterval: Int = 5
     ) {
+        self.liveUpdateInterval = liveUpdateInterval
         self.minInterval = minInterval
         self.hourlyBudget = hourlyBudget
         self.frequentHourlyBudget = frequentHourlyBudget

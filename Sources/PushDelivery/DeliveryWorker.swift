@@ -1,4 +1,5 @@
 import APNs
+import FCM
 import Foundation
 import LiveActivity
 import Logging
@@ -42,13 +43,37 @@ public struct DeliveryRound: Sendable, Equatable {
     }
 }
 
-/// Delivers the outbox to APNs: claims due pushes (`FOR UPDATE SKIP LOCKED`, with a lease), sends
-/// them concurrently over HTTP/2, and records every attempt and its outcome. At-least-once: a push
-/// is marked sent only after APNs accepted it, and its stable `apns-id` makes a repeat recognisable.
+/// Where a delivery worker sends the outbox's pushes.
+public enum DeliveryTransport: Sendable {
+    /// Straight to APNs (route `apns`): the client for an activity's environment.
+    case apns(@Sendable (PushEnvironment) -> APNsClient)
+    /// Through FCM HTTP v1 (routes `fcm`, iOS activities, and `android`, followers).
+    case fcm(FCMClient)
+
+    /// The outbox routes the worker claims.
+    public var routes: [PushRoute] {
+        switch self {
+        case .apns: [.apns]
+        case .fcm: [.fcm, .android]
+        }
+    }
+
+    /// The service named in logs: `APNs` or `FCM`.
+    public var name: String {
+        switch self {
+        case .apns: "APNs"
+        case .fcm: "FCM"
+        }
+    }
+}
+
+/// Delivers the outbox to APNs or FCM: claims due pushes of its routes (`FOR UPDATE SKIP LOCKED`,
+/// with a lease), sends them concurrently over HTTP/2, and records every attempt and its outcome.
+/// At-least-once: a push is marked sent only after the service accepted it, and its stable `apns-id`
+/// makes a repeat recognisable.
 public struct DeliveryWorker: Sendable {
     public let connection: PostgresConnection
-    /// The APNs client for an activity's environment.
-    public let client: @Sendable (PushEnvironment) -> APNsClient
+    public let transport: DeliveryTransport
     public let logger: Logger
     /// Pushes in one round, sent at once (APNs allows about a thousand streams per connection); the
     /// next round is claimed while this one is on the wire, so up to twice this many are claimed.
@@ -63,8 +88,12 @@ public struct DeliveryWorker: Sendable {
     public init(
         connection: PostgresConnection, client: @escaping @Sendable (PushEnvironment) -> APNsClient, logger: Logger
     ) {
+        self.init(connection: connection, transport: .apns(client), logger: logger)
+    }
+
+    public init(connection: PostgresConnection, transport: DeliveryTransport, logger: Logger) {
         self.connection = connection
-        self.client = client
+        self.transport = transport
         self.logger = logger
     }
 
@@ -81,9 +110,16 @@ public struct DeliveryWorker: Sendable {
     }
 
     private func reportPause(_ reason: String) {
-        logger.critical(
-            "APNs rejected the provider token (\(reason)): check SCOREFEED_APNS_KEY_ID, SCOREFEED_APNS_TEAM_ID and the .p8 key; delivery is paused"
-        )
+        switch transport {
+        case .apns:
+            logger.critical(
+                "APNs rejected the provider token (\(reason)): check SCOREFEED_APNS_KEY_ID, SCOREFEED_APNS_TEAM_ID and the .p8 key; delivery is paused"
+            )
+        case .fcm:
+            logger.critical(
+                "FCM delivery is paused: \(reason); check SCOREFEED_FCM_CREDENTIALS and the APNs key uploaded to Firebase"
+            )
+        }
     }
 
     /// Records a round's attempts in one transaction and tells ``observe``.
@@ -120,8 +156,8 @@ public struct DeliveryWorker: Sendable {
     }
 
     private func claim() async throws -> [OutboxPush] {
-        let (limit, lease) = (batchSize, self.lease)
-        return try await connection.transaction { try Outbox.claim(limit: limit, lease: lease, in: $0) }
+        let (limit, lease, routes) = (batchSize, self.lease, transport.routes)
+        return try await connection.transaction { try Outbox.claim(limit: limit, lease: lease, routes: routes, in: $0) }
     }
 
     /// Gives claimed but unsent pushes back at once instead of when their lease ends.
@@ -149,44 +185,70 @@ public struct DeliveryWorker: Sendable {
         let waves = (0..<(byActivity.map(\.count).max() ?? 0)).map { rank in
             byActivity.compactMap { $0.count > rank ? $0[rank] : nil }
         }
-        var results: [(OutboxPush, APNsResult)] = []
-        results.reserveCapacity(pushes.count)
+        var records: [Attempt] = []
+        records.reserveCapacity(pushes.count)
         for wave in waves {
-            let byEnvironment = Dictionary(grouping: wave, by: \.environment)
-            await withTaskGroup(of: [(OutboxPush, APNsResult)].self) { group in
-                for (environment, batch) in byEnvironment {
-                    let client = client(environment)
-                    group.addTask { Array(zip(batch, await client.send(batch.map(Self.request)))) }
-                }
-                for await done in group { results += done }
+            switch transport {
+            case .apns(let client): records += await sendToAPNs(wave, client: client, round: &round)
+            case .fcm(let client): records += await sendToFCM(wave, client: client, round: &round)
             }
         }
-        var records: [Attempt] = []
+        return (round, records)
+    }
+
+    private func sendToAPNs(
+        _ wave: [OutboxPush], client: @Sendable (PushEnvironment) -> APNsClient, round: inout DeliveryRound
+    ) async -> [Attempt] {
+        var results: [(OutboxPush, APNsResult)] = []
+        let byEnvironment = Dictionary(grouping: wave, by: \.environment)
+        await withTaskGroup(of: [(OutboxPush, APNsResult)].self) { group in
+            for (environment, batch) in byEnvironment {
+                let client = client(environment)
+                group.addTask { Array(zip(batch, await client.send(batch.map(Self.request)))) }
+            }
+            for await done in group { results += done }
+        }
         let cancelled = Task.isCancelled
         let now = Date()
-        for (push, result) in results {
+        return results.map { push, result in
             let reason = result.reason ?? result.error.map { "\($0.code.rawValue)" }
             let (outcome, pause) = PushVerdict.decide(
                 result, for: push, cancelled: cancelled, backoff: backoff, now: now,
                 unitRandom: Double.random(in: 0...1))
             round.count(outcome, pause: pause)
-            switch outcome {
-            case .deactivate(let why):
-                logger.notice(
-                    "APNs says the activity is gone; deactivated it",
-                    metadata: ["activity.id": "\(push.activityId)", "apns.reason": "\(why)"])
-            case .failed(let why):
-                logger.error(
-                    "APNs refused a push for good; this is a bug upstream of delivery",
-                    metadata: [
-                        "push.id": "\(push.id)", "apns.status": "\(result.status ?? 0)", "apns.reason": "\(why)",
-                    ])
-            case .sent, .retry, .release:
-                break
-            }
-            records.append(Attempt(push, status: result.status, reason: reason, outcome: outcome))
+            log(outcome, push: push, status: result.status)
+            return Attempt(push, status: result.status, reason: reason, outcome: outcome)
         }
-        return (round, records)
+    }
+
+    private func sendToFCM(_ wave: [OutboxPush], client: FCMClient, round: inout DeliveryRound) async -> [Attempt] {
+        let now = Date()
+        let results = await client.send(wave.map { FCMVerdict.message(for: $0, now: now) })
+        let cancelled = Task.isCancelled
+        let answered = Date()
+        return zip(wave, results).map { push, result in
+            let (outcome, pause) = FCMVerdict.decide(
+                result, for: push, cancelled: cancelled, backoff: backoff, now: answered,
+                unitRandom: Double.random(in: 0...1))
+            round.count(outcome, pause: pause)
+            log(outcome, push: push, status: result.status)
+            return Attempt(push, status: result.status, reason: FCMVerdict.reason(result), outcome: outcome)
+        }
+    }
+
+    private func log(_ outcome: Outbox.Outcome, push: OutboxPush, status: Int?) {
+        switch outcome {
+        case .deactivate(let why):
+            logger.notice(
+                "\(transport.name) says the target is gone; deactivated it",
+                metadata: ["activity.id": "\(push.activityId)", "push.reason": "\(why)"])
+        case .failed(let why):
+            logger.error(
+                "\(transport.name) refused a push for good; this is a bug upstream of delivery",
+                metadata: ["push.id": "\(push.id)", "push.status": "\(status ?? 0)", "push.reason": "\(why)"])
+        case .sent, .retry, .release:
+            break
+        }
     }
 
     /// Delivers until cancelled, until `stop` says so (checked between rounds: the round in flight
@@ -231,7 +293,10 @@ public struct DeliveryWorker: Sendable {
                 }
             case .countPending:
                 do {
-                    let (count, nextIn) = try await connection.withSession { try Outbox.pending(in: $0) }
+                    let routes = transport.routes
+                    let (count, nextIn) = try await connection.withSession {
+                        try Outbox.pending(routes: routes, in: $0)
+                    }
                     action = machine.pending(count: count, nextIn: nextIn, stopping: Task.isCancelled || stop())
                 } catch {
                     failure = error

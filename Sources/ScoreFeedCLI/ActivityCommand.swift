@@ -36,12 +36,26 @@ struct ActivityCommand: AsyncParsableCommand {
         @Flag(help: "Register it although no message of the game arrived yet (the provider will announce it later).")
         var allowUnknownGame = false
 
+        @Option(help: "Deliver through Firebase Cloud Messaging to this FCM registration token of the app.")
+        var fcmToken: String?
+
+        @Option(help: "Deliver through Firebase Cloud Messaging to this Firebase Installation ID of the app.")
+        var fid: String?
+
         func run() async throws {
             guard let bundle = bundleId ?? Runtime.environment["SCOREFEED_APNS_BUNDLE_ID"], !bundle.isEmpty else {
                 throw ValidationError("give --bundle-id or set SCOREFEED_APNS_BUNDLE_ID")
             }
+            let fcm: FCMAddress?
+            switch (fcmToken, fid) {
+            case (let token?, nil): fcm = .token(token)
+            case (nil, let fid?): fcm = .fid(fid)
+            case (nil, nil): fcm = nil
+            case (.some, .some): throw ValidationError("give --fcm-token or --fid, not both")
+            }
             do {
                 _ = try Activities.validate(gameId: game, token: token, bundleId: bundle)
+                _ = try fcm?.validated()
             } catch {
                 throw ValidationError(error.description)
             }
@@ -64,13 +78,14 @@ struct ActivityCommand: AsyncParsableCommand {
                 }
                 return try Activities.register(
                     gameId: game, token: token, environment: environment, bundleId: bundle, frequentUpdates: frequent,
-                    at: registeredAt, in: session)
+                    fcm: fcm, at: registeredAt, in: session)
             }
             await connection.close()
+            let via = activity.fcm.map { ", through FCM (\($0.kind) \($0.value.prefix(8))…)" } ?? ""
             Output.line(
                 "registered activity \(activity.id) for game \(activity.gameId): token \(activity.pushToken.prefix(8))…, "
                     + "\(activity.environment.rawValue), \(activity.bundleId)\(activity.frequentUpdates ? ", frequent updates" : "")"
-            )
+                    + via)
         }
     }
 
@@ -95,8 +110,10 @@ struct ActivityCommand: AsyncParsableCommand {
                         "id": activity.id, "gameId": activity.gameId, "pushToken": activity.pushToken,
                         "environment": activity.environment.rawValue, "bundleId": activity.bundleId,
                         "frequentUpdates": activity.frequentUpdates, "active": activity.active,
-                        "registeredAt": rfc3339(activity.registeredAt),
+                        "registeredAt": rfc3339(activity.registeredAt), "route": activity.route.rawValue,
                     ]
+                    object["fcmToken"] = (activity.fcm?.kind == "token" ? activity.fcm?.value : nil) ?? NSNull()
+                    object["fid"] = (activity.fcm?.kind == "fid" ? activity.fcm?.value : nil) ?? NSNull()
                     object["endedAt"] = activity.endedAt.map { rfc3339($0) } ?? NSNull()
                     object["deactivatedReason"] = activity.deactivatedReason ?? NSNull()
                     objects.append(object)
@@ -113,11 +130,13 @@ struct ActivityCommand: AsyncParsableCommand {
             let rows = activities.map { a in
                 [
                     String(a.id), a.gameId, String(a.pushToken.prefix(12)) + "…", a.environment.rawValue, a.bundleId,
-                    a.frequentUpdates ? "yes" : "no", a.active ? "active" : "inactive (\(a.deactivatedReason ?? ""))",
+                    a.route.rawValue, a.frequentUpdates ? "yes" : "no",
+                    a.active ? "active" : "inactive (\(a.deactivatedReason ?? ""))",
                 ]
             }
             Output.write(
-                Table.render(header: ["ID", "GAME", "TOKEN", "ENV", "BUNDLE", "FREQUENT", "STATE"], rows: rows))
+                Table.render(
+                    header: ["ID", "GAME", "TOKEN", "ENV", "BUNDLE", "ROUTE", "FREQUENT", "STATE"], rows: rows))
         }
     }
 

@@ -1,5 +1,6 @@
 import APNs
 import ArgumentParser
+import FCM
 import Foundation
 import LiveActivity
 import PostgresClient
@@ -10,26 +11,32 @@ import ScoreStore
 struct DeliverCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "deliver",
-        abstract: "Deliver the Live Activity push outbox to APNs (HTTP/2), retrying as APNs asks.",
+        abstract: "Deliver the push outbox to APNs and FCM (HTTP/2), retrying as each service asks.",
         discussion: """
             Claims due pushes with FOR UPDATE SKIP LOCKED (several workers may run), sends them, and \
             records every attempt. 410 and bad-token answers deactivate the activity; 429 and 5xx retry \
             with exponential backoff and jitter; 413 is never retried (a bug, logged); an invalid \
-            provider token pauses delivery and exits with an error.
+            provider token pauses delivery and exits with an error. With FCM settings \
+            (SCOREFEED_FCM_CREDENTIALS), a second worker delivers the activities registered through FCM \
+            and the Android followers: UNREGISTERED and SENDER_ID_MISMATCH deactivate, QUOTA_EXCEEDED \
+            honours Retry-After, UNAVAILABLE and INTERNAL retry, INVALID_ARGUMENT fails the push, \
+            THIRD_PARTY_AUTH_ERROR and a refused OAuth exchange pause FCM delivery.
             """
     )
 
     @OptionGroup var apns: APNsOptions
+
+    @OptionGroup var fcm: FCMOptions
 
     @Flag(help: "Stop when nothing is left to deliver (default: run until interrupted).")
     var untilEmpty = false
 
     func run() async throws {
         let connection = try await Runtime.openDatabase()
-        let (total, broadcasts) = try await Self.deliver(connection, apns: apns, untilEmpty: untilEmpty)
+        let (total, broadcasts) = try await Self.deliver(connection, apns: apns, fcm: fcm, untilEmpty: untilEmpty)
         await connection.close()
         Self.report(total, broadcasts)
-        if let paused = total.paused ?? broadcasts.paused { throw CLIError("delivery paused: APNs said \(paused)") }
+        if let paused = total.paused ?? broadcasts.paused { throw CLIError("delivery paused: \(paused)") }
     }
 
     /// Prints what was delivered (broadcasts only when there were any).
@@ -45,6 +52,7 @@ struct DeliverCommand: AsyncParsableCommand {
 
     private enum Finished: Sendable {
         case pushes(DeliveryRound)
+        case fcm(DeliveryRound)
         case broadcasts(BroadcastRound)
         case starts
         case scheduler
@@ -52,9 +60,20 @@ struct DeliverCommand: AsyncParsableCommand {
 
     /// Runs the push and broadcast workers with the configured APNs clients (also used by
     /// `replay --deliver`), the tick scheduler beside them.
+    /// With FCM settings, the FCM worker runs beside them on a connection of its own; its totals are
+    /// added to the pushes' (a pause of either is reported).
     static func deliver(
-        _ connection: PostgresConnection, apns: APNsOptions, untilEmpty: Bool
+        _ connection: PostgresConnection, apns: APNsOptions, fcm: FCMOptions, untilEmpty: Bool
     ) async throws -> (DeliveryRound, BroadcastRound) {
+        let fcmClient = try fcm.client(logger: Runtime.logger)
+        let fcmConnection: PostgresConnection? =
+            fcmClient == nil ? nil : try await PostgresConnection.connect(try await Runtime.databaseURL())
+        let fcmWorker: DeliveryWorker? =
+            if let fcmConnection, let fcmClient {
+                DeliveryWorker(connection: fcmConnection, transport: .fcm(fcmClient), logger: Runtime.logger)
+            } else {
+                nil
+            }
         let clients = try PushClients(
             try apns.configuration(), connections: try apns.connectionCount(),
             channelsURL: try apns.channelsURLSetting(), broadcastURL: try apns.broadcastURLSetting(),
@@ -71,6 +90,9 @@ struct DeliverCommand: AsyncParsableCommand {
             // interval closed, and ends before Apple's 8-hour limit, go into the outbox on the wall clock.
             let totals = try await withThrowingTaskGroup(of: Finished.self) { group in
                 group.addTask { .pushes(try await worker.run(untilEmpty: untilEmpty)) }
+                if let fcmWorker = fcmWorker {
+                    group.addTask { .fcm(try await fcmWorker.run(untilEmpty: untilEmpty)) }
+                }
                 group.addTask {
                     // Starts first: a game's start is planned before its updates.
                     let starts = try await starter.run(untilEmpty: untilEmpty)
@@ -86,26 +108,38 @@ struct DeliverCommand: AsyncParsableCommand {
                 defer { group.cancelAll() }
                 var pushes: DeliveryRound?
                 var broadcasts: BroadcastRound?
+                var fcmPushes: DeliveryRound? = fcmWorker == nil ? DeliveryRound() : nil
+                func merged() -> DeliveryRound {
+                    var total = pushes ?? DeliveryRound()
+                    total.add(fcmPushes ?? DeliveryRound())
+                    total.paused = pushes?.paused.map { "APNs said \($0)" } ?? fcmPushes?.paused.map { "FCM: \($0)" }
+                    return total
+                }
                 while let result = try await group.next() {
                     switch result {
                     case .pushes(let total): pushes = total
+                    case .fcm(let total): fcmPushes = total
                     case .broadcasts(let total): broadcasts = total
                     case .scheduler, .starts: break
                     }
-                    // Until empty: both workers done. Otherwise the first that stops ends the run.
-                    if let pushes, let broadcasts { return (pushes, broadcasts) }
-                    if !untilEmpty, pushes != nil || broadcasts != nil {
-                        return (pushes ?? DeliveryRound(), broadcasts ?? BroadcastRound())
+                    // Until empty: every worker done. Otherwise the first that stops ends the run.
+                    if pushes != nil, fcmPushes != nil, let broadcasts { return (merged(), broadcasts) }
+                    if !untilEmpty, pushes != nil || broadcasts != nil || (fcmWorker != nil && fcmPushes != nil) {
+                        return (merged(), broadcasts ?? BroadcastRound())
                     }
                 }
                 throw CancellationError()
             }
             await broadcastConnection.close()
             await clients.shutdown()
+            await fcmConnection?.close()
+            await fcmClient?.shutdown()
             return totals
         } catch {
             await broadcastConnection.close()
             await clients.shutdown()
+            await fcmConnection?.close()
+            await fcmClient?.shutdown()
             throw error
         }
     }

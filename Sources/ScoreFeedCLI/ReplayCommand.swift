@@ -62,6 +62,8 @@ struct ReplayCommand: AsyncParsableCommand {
 
     @OptionGroup var apns: APNsOptions
 
+    @OptionGroup var fcm: FCMOptions
+
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one feed file or folder") }
         if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a positive number") }
@@ -69,7 +71,10 @@ struct ReplayCommand: AsyncParsableCommand {
 
     func run() async throws {
         let started = ContinuousClock.now
-        if deliver { _ = try apns.configuration() }  // a bad APNs setting fails before anything is stored
+        if deliver {  // a bad APNs or FCM setting fails before anything is stored
+            _ = try apns.configuration()
+            _ = try fcm.configuration()
+        }
         let sink = try CommandSink(path: out)
         let connection = try await Runtime.openDatabase()
         // Instant replays run the push throttles on the events' own clock (the same pushes every
@@ -101,10 +106,11 @@ struct ReplayCommand: AsyncParsableCommand {
                     + "are projected now and printed)")
         }
         if deliver {
-            let (total, broadcasts) = try await DeliverCommand.deliver(connection, apns: apns, untilEmpty: true)
+            let (total, broadcasts) = try await DeliverCommand.deliver(
+                connection, apns: apns, fcm: fcm, untilEmpty: true)
             DeliverCommand.report(total, broadcasts)
             if let paused = total.paused ?? broadcasts.paused {
-                throw CLIError("delivery paused: APNs said \(paused)")
+                throw CLIError("delivery paused: \(paused)")
             }
         }
         await connection.close()

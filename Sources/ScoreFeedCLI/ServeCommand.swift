@@ -11,7 +11,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the server: ingest webhook, activity registration, read API, live stream, scoreboard, metrics.",
         discussion: """
             One service group runs the database (migrated on start), the projector, the push delivery \
-            worker (when APNs is configured), the HTTP server and the live stream. SIGTERM or SIGINT \
+            workers (APNs when configured; FCM for activities registered through it and Android followers \
+            when SCOREFEED_FCM_CREDENTIALS is set), the HTTP server and the live stream. SIGTERM or SIGINT \
             stops it gracefully: streams end, requests in flight finish, claimed pushes finish or are \
             released, and the process exits 0.
 
@@ -38,6 +39,8 @@ struct ServeCommand: AsyncParsableCommand {
     var drainSeconds = 10
 
     @OptionGroup var apns: APNsOptions
+
+    @OptionGroup var fcm: FCMOptions
 
     @Flag(help: "Run without push delivery even when APNs settings are present.")
     var noDelivery = false
@@ -76,6 +79,8 @@ struct ServeCommand: AsyncParsableCommand {
             logger: Runtime.logger)
         server.channels = channels
         server.broadcasts = broadcasts
+        let fcmClient = noDelivery ? nil : try fcm.client(logger: Runtime.logger)
+        server.fcm = fcmClient
         server.drain = Duration.seconds(drainSeconds)
         do {
             let (host, portFile) = (configuration.host, self.portFile)
@@ -91,8 +96,10 @@ struct ServeCommand: AsyncParsableCommand {
             }
         } catch {
             await clients?.shutdown()
+            await fcmClient?.shutdown()
             throw CLIError.portInUse(error, port: port) ?? error
         }
         await clients?.shutdown()
+        await fcmClient?.shutdown()
     }
 }

@@ -108,8 +108,11 @@ struct ActivityRoutes {
         let allowUnknown = try fields.bool("allowUnknownGame", default: false)
         // The update token of an activity a push-to-start created: it joins that start.
         let startToken = fields.members["startToken"] == nil ? nil : try fields.string("startToken")
+        // Through Firebase Cloud Messaging: the app's FCM registration token or installation id.
+        let fcm = try Self.fcmAddress(fields, required: false)
         do {
             _ = try Activities.validate(gameId: gameId, token: token, bundleId: bundleId)
+            _ = try fcm?.validated()
         } catch {
             throw Self.invalid(error.field, error.reason)
         }
@@ -124,7 +127,7 @@ struct ActivityRoutes {
                 }
                 let activity = try Activities.register(
                     gameId: gameId, token: token, environment: environment, bundleId: bundleId,
-                    frequentUpdates: frequent, at: Date(), in: tx)
+                    frequentUpdates: frequent, fcm: fcm, at: Date(), in: tx)
                 if let startToken {
                     try Devices.joinStart(startToken: startToken, gameId: gameId, activityId: activity.id, in: tx)
                 }
@@ -145,6 +148,20 @@ struct ActivityRoutes {
         }
         guard removed else { throw APIError.notFound("no active activity has this push token") }
         return Response(status: .noContent)
+    }
+
+    /// `fcmToken` or `fid` of a body (at most one), `nil` when neither is given and not `required`.
+    static func fcmAddress(_ fields: Fields, required: Bool) throws -> FCMAddress? {
+        let token = fields.members["fcmToken"].flatMap { $0 == .null ? nil : $0 }
+        let fid = fields.members["fid"].flatMap { $0 == .null ? nil : $0 }
+        switch (token, fid) {
+        case (.some, .some): throw invalid("fid", "give fcmToken or fid, not both")
+        case (.some, nil): return .token(try fields.string("fcmToken"))
+        case (nil, .some): return .fid(try fields.string("fid"))
+        case (nil, nil):
+            if required { throw invalid("fcmToken", "is required (or fid)") }
+            return nil
+        }
     }
 
     /// The `{token}` of the path, normalized; a 400 naming `pushToken` when malformed.
@@ -177,7 +194,7 @@ struct ActivityRoutes {
         return .object(members)
     }
 
-    private func authorize(_ request: Request) throws {
+    func authorize(_ request: Request) throws {
         guard try Credentials.presentsKey(request, anyOf: configuration.appKeys, kind: "an app key") else {
             var error = APIError(.unauthorized, "unauthorized", "send `Authorization: Bearer <app key>`")
             error.headers[.wwwAuthenticate] = "Bearer"
@@ -192,6 +209,9 @@ struct ActivityRoutes {
             "frequentUpdates": .bool(activity.frequentUpdates), "registeredAt": .string(rfc3339(activity.registeredAt)),
             "endedAt": activity.endedAt.map { .string(rfc3339($0)) } ?? .null, "active": .bool(activity.active),
             "deactivatedReason": activity.deactivatedReason.map(JSONValue.string) ?? .null,
+            "route": .string(activity.route.rawValue),
+            "fcmToken": activity.fcm?.kind == "token" ? .string(activity.fcm!.value) : .null,
+            "fid": activity.fcm?.kind == "fid" ? .string(activity.fcm!.value) : .null,
         ])
     }
 

@@ -1,4 +1,5 @@
 import APNs
+import FCM
 import Foundation
 import Hummingbird
 import LiveActivity
@@ -28,6 +29,9 @@ public struct ScoreFeedServer: Sendable {
     public var channels: (@Sendable (PushEnvironment) -> APNsChannelClient)?
     /// The broadcast client for an environment; `nil`: broadcasts wait in their outbox.
     public var broadcasts: (@Sendable (PushEnvironment) -> APNsClient)?
+    /// The FCM client for activities registered through FCM and Android followers; `nil`: their
+    /// pushes wait in the outbox.
+    public var fcm: FCMClient?
     /// How long delivery may take to finish its round on shutdown.
     public var drain: Duration = .seconds(10)
     public var projector = Projector(clock: .wall({ Date() }))
@@ -57,6 +61,7 @@ public struct ScoreFeedServer: Sendable {
         let operations = OperationRoutes(database: database, hub: hub, metrics: metrics)
         let ingest = IngestRoute(configuration: configuration, database: database, metrics: metrics)
         let activities = ActivityRoutes(configuration: configuration, database: database, planner: projector.planner)
+        let followers = FollowerRoutes(activities: activities)
         let channels = ChannelRoute(configuration: configuration, database: database, channels: self.channels)
         let reads = ReadRoutes(database: database, appKeys: configuration.appKeys)
         let streams = StreamRoute(database: database, hub: hub)
@@ -67,6 +72,8 @@ public struct ScoreFeedServer: Sendable {
             ("POST", "/v1/games/{id}/activities", activities.register),
             ("DELETE", "/v1/activities/{token}", activities.remove), ("POST", "/v1/devices", activities.registerDevice),
             ("GET", "/v1/activities/{token}", activities.show), ("PATCH", "/v1/activities/{token}", activities.update),
+            ("POST", "/v1/followers", followers.follow), ("GET", "/v1/followers", followers.list),
+            ("DELETE", "/v1/followers", followers.unfollow),
             ("GET", "/v1/games", reads.games), ("GET", "/v1/scoreboard", reads.scoreboard),
             ("GET", "/v1/games/{id}", reads.game), ("GET", "/v1/games/{id}/channel", channels.handle),
             ("GET", "/v1/games/{id}/events", reads.events), ("GET", "/v1/games/{id}/pushes", reads.pushes),
@@ -136,9 +143,19 @@ public struct ScoreFeedServer: Sendable {
         }
         if let apns {
             services.append(
-                .init(service: DeliveryStarter(server: self, apns: apns), successTerminationBehavior: .ignore))
+                .init(
+                    service: DeliveryStarter(server: self, transport: .apns(apns)), successTerminationBehavior: .ignore)
+            )
         } else {
             logger.warning("push delivery is off (no APNs settings): pushes wait in the outbox")
+        }
+        if let fcm {
+            services.append(
+                .init(service: DeliveryStarter(server: self, transport: .fcm(fcm)), successTerminationBehavior: .ignore)
+            )
+        } else {
+            logger.info(
+                "FCM delivery is off (SCOREFEED_FCM_CREDENTIALS unset): FCM and Android pushes wait in the outbox")
         }
         var group = ServiceGroupConfiguration(services: services, logger: logger)
         group.gracefulShutdownSignals = signals
@@ -162,14 +179,15 @@ public struct ScoreFeedServer: Sendable {
 /// new connection when that one is lost (the pushes it had claimed come back when their lease ends).
 struct DeliveryStarter: Service {
     let server: ScoreFeedServer
-    let apns: @Sendable (PushEnvironment) -> APNsClient
+    let transport: DeliveryTransport
 
     func run() async throws {
         _ = try await server.database.ready()
-        let (logger, metrics, url) = (server.logger, server.metrics, server.database.url)
-        try await onOwnConnection(url: url, logger: logger, what: "delivery") { connection in
-            var worker = DeliveryWorker(connection: connection, client: apns, logger: logger)
-            worker.observe = { metrics.push(outcome: $0, reason: $1) }
+        let (logger, metrics, url, transport) = (server.logger, server.metrics, server.database.url, transport)
+        let target = transport.name == "FCM" ? "fcm" : "liveActivity"
+        try await onOwnConnection(url: url, logger: logger, what: "\(transport.name) delivery") { connection in
+            var worker = DeliveryWorker(connection: connection, transport: transport, logger: logger)
+            worker.observe = { metrics.push(outcome: $0, reason: $1, target: target) }
             try await DeliveryService(worker: worker, drain: server.drain, url: url, logger: logger).run()
         }
     }

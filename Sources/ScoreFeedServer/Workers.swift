@@ -91,7 +91,7 @@ struct DeliveryService: Service {
             group.addTask {
                 let total = try await worker.run(untilEmpty: false, wakeup: wakeup, stop: { stopping.isSet })
                 if let paused = total.paused {
-                    logger.critical("push delivery is paused until restarted: APNs said \(paused)")
+                    logger.critical("push delivery is paused until restarted: \(worker.transport.name) said \(paused)")
                     // Serve the rest (ingest, reads) until the server stops.
                     try? await gracefulShutdown()
                 }

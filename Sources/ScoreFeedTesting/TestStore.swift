@@ -84,3 +84,33 @@ public func audienceGolden(_ name: String) throws -> String {
         return #"{"gameId":"\#(gameId)","# + line[line.index(end, offsetBy: 2)...] + "\n"
     }.joined()
 }
+
+/// The FCM registration of an iPhone whose app sends its Live Activity pushes through FCM, and the
+/// Live Activity token it reports (registered like activity 0: it gets exactly activity 0's pushes).
+public let fcmIOSRegistration = "fcm-ios-device-0001:APA91bHsandboxIOSregistrationToken0001"
+public let fcmActivityToken = String(repeating: "d4", count: 32)
+/// The FCM registration of an Android device that follows the game (a Live Update).
+public let androidRegistration = "fcm-android-device-0001:APA91bHsandboxAndroidRegistration0001"
+
+/// Registers, for the game of a fixture file, one activity through FCM (``fcmActivityToken`` to
+/// ``fcmIOSRegistration``) and one Android follower (``androidRegistration``), both 15 minutes before
+/// the scheduled first pitch (the game's own clock), as ``registerActivities(for:_:)`` does.
+public func registerFCMTargets(for file: String, _ connection: PostgresConnection) async throws {
+    let first = try FeedFile.read(file)[0].message
+    guard case .gameScheduled(_, _, let startsAt) = first.event else { throw TestDatabaseError("no game.scheduled") }
+    let registeredAt = startsAt.addingTimeInterval(-15 * 60)
+    try await connection.withSession { session in
+        _ = try Activities.register(
+            gameId: first.gameId, token: fcmActivityToken, environment: .production, bundleId: "com.example.scores",
+            frequentUpdates: false, fcm: .token(fcmIOSRegistration), at: registeredAt, in: session)
+        _ = try Followers.follow(gameId: first.gameId, fcm: .token(androidRegistration), at: registeredAt, in: session)
+    }
+}
+
+/// An Android follower's messages as golden JSON lines: `{"data":{…},"event":…,"expiration":…,"reason":…,"seq":…}`.
+public func androidLines(_ pushes: [OutboxPush]) -> String {
+    pushes.map { push in
+        #"{"data":\#(push.payload),"event":"\#(push.event.rawValue)","expiration":\#(push.expiration),"#
+            + #""reason":"\#(push.reason)","seq":\#(push.timestamp)}"# + "\n"
+    }.joined()
+}

@@ -8,12 +8,78 @@ public enum PushEnvironment: String, Sendable, Codable, CaseIterable {
     case production, sandbox
 }
 
-/// A registered Live Activity.
+/// How a push target is reached.
+public enum PushRoute: String, Sendable, Codable, CaseIterable {
+    /// A Live Activity token, straight to APNs.
+    case apns
+    /// A Live Activity token through FCM HTTP v1 (`apns.live_activity_token`), to the app's FCM registration.
+    case fcm
+    /// An Android device following the game (Live Update), FCM data messages.
+    case android
+}
+
+/// How FCM addresses the app: a registration token or a Firebase Installation ID.
+public enum FCMAddress: Sendable, Equatable, Hashable {
+    case token(String)
+    case fid(String)
+
+    /// `token` or `fid`, as stored in `activities.fcm_kind`.
+    public var kind: String {
+        switch self {
+        case .token: "token"
+        case .fid: "fid"
+        }
+    }
+
+    public var value: String {
+        switch self {
+        case .token(let value), .fid(let value): value
+        }
+    }
+
+    init?(kind: String?, value: String?) {
+        switch (kind, value) {
+        case ("token", let value?): self = .token(value)
+        case ("fid", let value?): self = .fid(value)
+        default: return nil
+        }
+    }
+
+    /// Checks an address: an FCM registration token is 8 to 4096 characters of A-Z, a-z, 0-9, `_`,
+    /// `-`, `:` and `.`; a Firebase Installation ID is 22 characters of A-Z, a-z, 0-9, `_` and `-`.
+    /// - Throws: ``ActivityError`` naming `fcmToken` or `fid`.
+    public func validated() throws(ActivityError) -> FCMAddress {
+        func allowed(_ scalar: Unicode.Scalar, extra: String) -> Bool {
+            ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
+                || extra.unicodeScalars.contains(scalar)
+        }
+        switch self {
+        case .token(let token):
+            guard (8...4096).contains(token.utf8.count), token.unicodeScalars.allSatisfy({ allowed($0, extra: "_-:.") })
+            else {
+                throw ActivityError(
+                    field: "fcmToken",
+                    reason: "must be an FCM registration token (8 to 4096 characters of A-Z, a-z, 0-9, _, -, :, .)")
+            }
+        case .fid(let fid):
+            guard fid.utf8.count == 22, fid.unicodeScalars.allSatisfy({ allowed($0, extra: "_-") }) else {
+                throw ActivityError(
+                    field: "fid", reason: "must be a Firebase Installation ID (22 characters of A-Z, a-z, 0-9, _, -)")
+            }
+        }
+        return self
+    }
+}
+
+/// A registered push target: a Live Activity (reached through APNs or FCM) or an Android follower.
 public struct Activity: Sendable, Equatable {
     public var id: Int
     public var gameId: String
-    /// Lowercase hex.
+    /// Lowercase hex; empty for an Android follower (it has no APNs token).
     public var pushToken: String
+    public var route: PushRoute = .apns
+    /// The app's FCM registration token or installation id (routes `fcm` and `android`).
+    public var fcm: FCMAddress?
     public var environment: PushEnvironment
     public var bundleId: String
     public var frequentUpdates: Bool
@@ -34,12 +100,7 @@ public struct ActivityError: Error, Sendable, CustomStringConvertible, Equatable
 public enum Activities {
     /// Checks a registration and normalises the token to lowercase hex.
     public static func validate(gameId: String, token: String, bundleId: String) throws(ActivityError) -> String {
-        let gameOK =
-            (1...64).contains(gameId.count)
-            && gameId.unicodeScalars.allSatisfy(Self.isIdCharacter)
-        guard gameOK else {
-            throw ActivityError(field: "gameId", reason: "must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' or '-'")
-        }
+        try validate(gameId: gameId)
         let lower = try normalizedToken(token)
         let bundleOK =
             (1...155).contains(bundleId.count) && bundleId.contains(".")
@@ -48,6 +109,13 @@ public enum Activities {
             throw ActivityError(field: "bundleId", reason: "must be a reverse-DNS bundle id such as com.example.scores")
         }
         return lower
+    }
+
+    /// Checks a game id: 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' or '-'.
+    public static func validate(gameId: String) throws(ActivityError) {
+        guard (1...64).contains(gameId.count), gameId.unicodeScalars.allSatisfy(Self.isIdCharacter) else {
+            throw ActivityError(field: "gameId", reason: "must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' or '-'")
+        }
     }
 
     /// A push token as stored: lowercase hex, an even number of 16 to 512 digits.
@@ -73,24 +141,31 @@ public enum Activities {
     /// - Returns: the activity; registering the same token for the same game again returns the
     ///   existing one (reactivated when it was removed).
     /// - Throws: ``ActivityError`` for a bad field or a token registered for another game.
+    ///   With `fcm`, the activity's pushes go through FCM to that app registration (route `fcm`), with
+    ///   exactly the same decisions; registering again may move it between APNs and FCM.
     public static func register(
         gameId: String, token: String, environment: PushEnvironment, bundleId: String, frequentUpdates: Bool,
-        at registeredAt: Date, in session: PostgresSession
+        fcm: FCMAddress? = nil, at registeredAt: Date, in session: PostgresSession
     ) throws -> Activity {
         let token = try validate(gameId: gameId, token: token, bundleId: bundleId)
+        let fcm = try fcm?.validated()
         let throttle = ActivityThrottle(registeredAt: registeredAt, frequentUpdates: frequentUpdates)
         let result = try session.query(
             """
             INSERT INTO activities (game_id, push_token, environment, bundle_id, frequent_updates, registered_at,
-                                    throttle_state, planned_position)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, \(Self.gamePosition))
+                                    throttle_state, planned_position, route, fcm_token, fcm_kind)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, \(Self.gamePosition), $8, $9, $10)
             ON CONFLICT (push_token) DO UPDATE SET active = true, deactivated_reason = NULL,
                 planned_position = CASE WHEN activities.active THEN activities.planned_position
-                                        ELSE EXCLUDED.planned_position END
+                                        ELSE EXCLUDED.planned_position END,
+                route = EXCLUDED.route, fcm_token = EXCLUDED.fcm_token, fcm_kind = EXCLUDED.fcm_kind
                 WHERE activities.game_id = EXCLUDED.game_id
             RETURNING \(columns)
             """,
-            [gameId, token, environment.rawValue, bundleId, frequentUpdates, registeredAt, throttle.storageText])
+            [
+                gameId, token, environment.rawValue, bundleId, frequentUpdates, registeredAt, throttle.storageText,
+                fcm == nil ? PushRoute.apns.rawValue : PushRoute.fcm.rawValue, fcm?.value, fcm?.kind,
+            ])
         guard result.count == 1 else {
             throw ActivityError(field: "pushToken", reason: "this token is already registered for another game")
         }
@@ -115,11 +190,14 @@ public enum Activities {
         return result.affectedRows
     }
 
-    /// Activities, of one game or all, active first, in registration order.
+    /// Live Activities (by APNs or FCM; not Android followers), of one game or all, active first, in
+    /// registration order.
     public static func list(gameId: String? = nil, in session: PostgresSession) throws -> [Activity] {
         let result = try session.query(
-            "SELECT \(columns) FROM activities WHERE ($1::text IS NULL OR game_id = $1) ORDER BY active DESC, id",
-            [gameId])
+            """
+            SELECT \(columns) FROM activities WHERE ($1::text IS NULL OR game_id = $1) AND route <> 'android'
+            ORDER BY active DESC, id
+            """, [gameId])
         return try result.rows.map(decode)
     }
 
@@ -142,6 +220,27 @@ public enum Activities {
             SELECT count(*) AS n FROM gone
             """, [token.lowercased(), reason])
         return try result[0].int("n") == 1
+    }
+
+    /// Deactivates every target reached through this FCM registration (FCM said it is gone:
+    /// `UNREGISTERED`, `SENDER_ID_MISMATCH`) and fails their pending pushes, in one statement.
+    /// - Returns: how many targets it deactivated.
+    @discardableResult
+    public static func deactivate(fcmToken: String, reason: String, in session: PostgresSession) throws -> Int {
+        let result = try session.query(
+            """
+            WITH gone AS (
+                UPDATE activities SET active = false, deactivated_reason = $2, ended_at = coalesce(ended_at, now()),
+                                      next_deadline = NULL
+                WHERE fcm_token = $1 AND active
+                RETURNING id
+            ), failed AS (
+                UPDATE activity_pushes p SET state = 'failed', last_reason = 'activity inactive', claimed_until = NULL
+                FROM gone WHERE p.activity_id = gone.id AND p.state = 'pending'
+            )
+            SELECT count(*) AS n FROM gone
+            """, [fcmToken, reason])
+        return try result[0].int("n")
     }
 
     /// A new activity starts planned through its game's projected position: it gets the changes
@@ -228,9 +327,11 @@ public enum Activities {
         var texts: [String] = []
         var json: [String: String] = [:]  // the activities of a game mostly hold the same states
         for stored in targets {
+            ids.append(stored.id)
             switch stored.target {
+            case .liveUpdate(let throttle):
+                texts.append(throttle.storageText)
             case .liveActivity(let throttle):
-                ids.append(stored.id)
                 texts.append(
                     throttle.storageText(writingStates: { state in
                         let key = "\(state.gameId)#\(state.version)"
@@ -257,12 +358,14 @@ public enum Activities {
 
     static let columns = """
         id, game_id, push_token, environment, bundle_id, frequent_updates, registered_at, ended_at, active,
-        deactivated_reason
+        deactivated_reason, route, fcm_token, fcm_kind
         """
 
     static func decode(_ row: PostgresRow) throws -> Activity {
         Activity(
-            id: try row.int("id"), gameId: try row.string("game_id"), pushToken: try row.string("push_token"),
+            id: try row.int("id"), gameId: try row.string("game_id"), pushToken: try row.text("push_token") ?? "",
+            route: try row.value("route"),
+            fcm: FCMAddress(kind: try row.text("fcm_kind"), value: try row.text("fcm_token")),
             environment: try row.value("environment"),
             bundleId: try row.string("bundle_id"), frequentUpdates: try row.bool("frequent_updates"),
             registeredAt: try row.date("registered_at"),
@@ -271,12 +374,17 @@ public enum Activities {
     }
 
     /// The throttle in its compact form, or (rows saved before migration 0008) as JSON.
-    static let throttleColumns = "throttle_state, throttle::text AS throttle"
+    static let throttleColumns = "throttle_state, throttle::text AS throttle, route"
 
     /// States already read from their JSON while loading many throttles of one game.
     typealias StateCache = [String: ScoreState]
 
     static func decodeTarget(_ row: PostgresRow, states: inout StateCache) throws -> StoredTarget {
+        if try row.string("route") == PushRoute.android.rawValue {
+            return StoredTarget(
+                id: try row.int("id"), gameId: try row.string("game_id"),
+                target: .liveUpdate(try LiveUpdateThrottle(storageText: try row.string("throttle_state"))))
+        }
         let throttle: ActivityThrottle
         if let text = try row.text("throttle_state") {
             throttle = try ActivityThrottle(

@@ -92,6 +92,8 @@ extension Activities {
         case .liveActivity(var throttle):
             throttle.frequentUpdates = frequent
             stored.target = .liveActivity(throttle)
+        case .liveUpdate:
+            return nil
         }
         try save([stored], planner: planner, in: session)
         let updated = try session.query(

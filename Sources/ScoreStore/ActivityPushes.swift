@@ -35,6 +35,10 @@ public struct OutboxPush: Sendable, Equatable {
     public var registeredAt: Date
     /// When the push was planned (written to the outbox).
     public var createdAt: Date
+    /// How the push is delivered: to APNs, or through FCM (an iOS activity or an Android follower).
+    public var route: PushRoute = .apns
+    /// The FCM registration the push goes to (routes `fcm` and `android`).
+    public var fcm: FCMAddress?
 
     public init(
         id: Int, activityId: Int, gameId: String, pushToken: String, environment: PushEnvironment, bundleId: String,
@@ -65,8 +69,9 @@ public enum ActivityPushes {
         try session.query(
             """
             INSERT INTO activity_pushes (activity_id, game_id, position, apns_id, event, priority, aps_timestamp,
-                                         expiration, reason, payload, send_at, next_attempt_at)
-            SELECT u.a, u.g, u.p, md5(act.push_token || ':' || u.ts)::uuid, u.e, u.pr, u.ts, u.x, u.r, u.pl, u.s, u.s
+                                         expiration, reason, payload, send_at, next_attempt_at, route)
+            SELECT u.a, u.g, u.p, md5(coalesce(act.push_token, act.fcm_token || ':' || act.game_id) || ':' || u.ts)::uuid,
+                   u.e, u.pr, u.ts, u.x, u.r, u.pl, u.s, u.s, act.route
             FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::bigint[],
                         $8::text[], $9::text[], $10::timestamptz[]) AS u(a, g, p, e, pr, ts, x, r, pl, s)
             JOIN activities act ON act.id = u.a
@@ -126,7 +131,7 @@ public enum ActivityPushes {
             FROM activities a
             JOIN activity_pushes p ON p.activity_id = a.id
             JOIN LATERAL (SELECT max(aps_timestamp) AS ts FROM activity_pushes WHERE activity_id = a.id) last ON true
-            WHERE a.game_id = $1
+            WHERE a.game_id = $1 AND a.route <> 'android'
             GROUP BY a.id, a.push_token, a.frequent_updates ORDER BY a.id
             """, [gameId])
         return try result.rows.map {
@@ -138,16 +143,16 @@ public enum ActivityPushes {
     public static let columns = """
         p.id, p.activity_id, p.game_id, a.push_token, a.environment, a.bundle_id, p.apns_id::text AS apns_id,
         p.event, p.priority, p.aps_timestamp, p.expiration, p.reason, p.payload, p.state, p.attempts,
-        p.last_status, p.last_reason, a.registered_at, p.created_at
+        p.last_status, p.last_reason, a.registered_at, p.created_at, a.route, a.fcm_token, a.fcm_kind
         """
 
     public static let select = "SELECT \(columns) FROM activity_pushes p JOIN activities a ON a.id = p.activity_id"
 
     public static func decode(_ result: PostgresResult) throws -> [OutboxPush] {
         try result.rows.map { row in
-            OutboxPush(
+            var push = OutboxPush(
                 id: try row.int("id"), activityId: try row.int("activity_id"), gameId: try row.string("game_id"),
-                pushToken: try row.string("push_token"),
+                pushToken: try row.text("push_token") ?? "",
                 environment: try row.value("environment"),
                 bundleId: try row.string("bundle_id"), apnsId: try row.string("apns_id"),
                 event: try row.value("event"),
@@ -157,6 +162,9 @@ public enum ActivityPushes {
                 attempts: try row.int("attempts"), lastStatus: try row.optionalInt("last_status"),
                 lastReason: try row.text("last_reason"), registeredAt: try row.date("registered_at"),
                 createdAt: try row.date("created_at"))
+            push.route = try row.value("route")
+            push.fcm = FCMAddress(kind: try row.text("fcm_kind"), value: try row.text("fcm_token"))
+            return push
         }
     }
 }

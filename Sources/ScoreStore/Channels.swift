@@ -87,6 +87,7 @@ public enum Channels {
         let texts = targets.map { target -> String in
             switch target.target {
             case .liveActivity(let throttle): throttle.storageText
+            case .liveUpdate(let throttle): throttle.storageText
             }
         }
         try session.query(

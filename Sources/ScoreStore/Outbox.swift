@@ -9,7 +9,11 @@ public enum Outbox {
     /// deactivated activity are not pending: ``Activities/deactivate(token:reason:in:)`` fails them.)
     /// Claims expire: a worker that dies holding them loses nothing, another one takes them when
     /// the lease ends.
-    public static func claim(limit: Int, lease: Int, in tx: PostgresSession) throws -> [OutboxPush] {
+    /// Only pushes of the given routes are claimed (the APNs worker claims `apns`, the FCM worker `fcm`
+    /// and `android`).
+    public static func claim(
+        limit: Int, lease: Int, routes: [PushRoute] = [.apns], in tx: PostgresSession
+    ) throws -> [OutboxPush] {
         // Not a push whose activity has another one on the wire (another round or worker holds it; a
         // hashed subplan, read once per claim, whatever the planner's statistics):
         // per-activity order, and an older push waiting for its retry is not sent beside a newer one
@@ -19,6 +23,7 @@ public enum Outbox {
             WITH due AS (
                 SELECT id FROM activity_pushes d
                 WHERE state = 'pending' AND next_attempt_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
+                  AND d.route = ANY($3::text[])
                   AND d.activity_id NOT IN (
                       SELECT q.activity_id FROM activity_pushes q
                       WHERE q.state = 'pending' AND q.claimed_until >= now())
@@ -29,7 +34,7 @@ public enum Outbox {
             UPDATE activity_pushes p SET claimed_until = now() + make_interval(secs => $2), attempts = p.attempts + 1
             FROM due, activities a WHERE p.id = due.id AND a.id = p.activity_id
             RETURNING \(ActivityPushes.columns)
-            """, [limit, lease])
+            """, [limit, lease, routes.map(\.rawValue)])
         return try ActivityPushes.decode(claimed).sorted { $0.id < $1.id }
     }
 
@@ -91,8 +96,13 @@ public enum Outbox {
                     WHERE id = $1
                     """, [push.id, status, why])
                 if case .deactivate = outcome {
-                    // Fails the activity's other pending pushes too.
-                    _ = try Activities.deactivate(token: push.pushToken, reason: why, in: tx)
+                    // Fails the activity's other pending pushes too; through FCM, the registration is
+                    // gone: every target reached by it.
+                    if let fcm = push.fcm {
+                        try Activities.deactivate(fcmToken: fcm.value, reason: why, in: tx)
+                    } else {
+                        try Activities.deactivate(token: push.pushToken, reason: why, in: tx)
+                    }
                 }
             case .release:
                 try tx.query(
@@ -136,12 +146,14 @@ public enum Outbox {
     }
 
     /// How many pushes are still to deliver, and when the next one is due (seconds from now, ≤ 0 = now).
-    public static func pending(in session: PostgresSession) throws -> (count: Int, nextIn: Double?) {
+    public static func pending(
+        routes: [PushRoute] = [.apns], in session: PostgresSession
+    ) throws -> (count: Int, nextIn: Double?) {
         let result = try session.query(
             """
             SELECT count(*) AS n, extract(epoch FROM min(greatest(next_attempt_at, coalesce(claimed_until, next_attempt_at))) - now())::float8 AS next_in
-            FROM activity_pushes WHERE state = 'pending'
-            """)
+            FROM activity_pushes WHERE state = 'pending' AND route = ANY($1::text[])
+            """, [routes.map(\.rawValue)])
         return (try result[0].int("n"), try result[0].text("next_in").flatMap(Double.init))
     }
 }

@@ -1,0 +1,236 @@
+import CryptoExtras
+import Foundation
+import HTTP2Client
+import Logging
+import NIOCore
+import NIOHPACK
+import NIOSSL
+import Synchronization
+
+/// Hands out the OAuth 2.0 access token of the service account, exchanging a signed JWT at the
+/// account's `token_uri` (its own HTTP/2 connection to that host) when none is valid.
+///
+/// - A token is reused until 5 minutes before it expires, or half its lifetime when that is shorter.
+/// - Concurrent callers share one exchange in flight.
+/// - ``invalidate(_:)`` (after a `401 UNAUTHENTICATED`) makes the next caller exchange again.
+/// - Never logs the key, the JWT or an access token.
+final class FCMAccessTokenProvider: Sendable {
+    /// The answer to a token request: the token, or why the caller cannot have one.
+    enum Outcome: Sendable, Equatable {
+        case token(String)
+        case failed(FCMResult.Failure)
+    }
+
+    /// An answer of the token endpoint: the token and its lifetime in seconds, or why there is none.
+    enum Exchange: Sendable, Equatable {
+        case token(String, expiresIn: TimeInterval)
+        case failed(FCMResult.Failure)
+    }
+
+    private enum Phase {
+        case none
+        case fetching(waiters: [CheckedContinuation<Outcome?, Never>])
+        case ready(token: String, refreshAt: Date)
+    }
+
+    private struct State {
+        var phase = Phase.none
+        var fetches = 0
+    }
+
+    private let account: ServiceAccount
+    private let key: _RSA.Signing.PrivateKey?
+    private let endpoint: FCMEndpoint?
+    private let pool: HTTP2ConnectionPool?
+    private let requestTimeout: Duration
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+    private let state = Mutex(State())
+
+    /// The longest margin before expiry at which a token is renewed.
+    static let renewalMargin: TimeInterval = 300
+    /// The form value of `grant_type`.
+    static let grantType = "urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer"
+
+    /// Creates a provider; nothing connects until the first exchange.
+    init(
+        account: ServiceAccount, caCertificates: [NIOSSLCertificate], requestTimeout: Duration, logger: Logger,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.account = account
+        self.key = try? ServiceAccount.signingKey(pem: account.privateKeyPEM)
+        let endpoint = URL(string: account.tokenURI).map {
+            FCMEndpoint($0, caCertificates: caCertificates, connections: 1)
+        }
+        self.endpoint = endpoint
+        self.pool = endpoint.flatMap { try? HTTP2ConnectionPool($0.pool, logger: logger) }
+        self.requestTimeout = requestTimeout
+        self.logger = logger
+        self.now = now
+    }
+
+    /// How many exchanges were started.
+    var fetches: Int { state.withLock { $0.fetches } }
+
+    /// A valid access token: the current one, the result of the exchange in flight, or of a new exchange.
+    func token() async -> Outcome {
+        while true {
+            let start = now()
+            let step: Step = state.withLock { state in
+                switch state.phase {
+                case .ready(let token, let refreshAt) where start < refreshAt:
+                    return .use(token)
+                case .fetching:
+                    return .wait
+                case .none, .ready:
+                    state.phase = .fetching(waiters: [])
+                    state.fetches += 1
+                    return .fetch
+                }
+            }
+            switch step {
+            case .use(let token):
+                return .token(token)
+            case .fetch:
+                return await fetch(start: start)
+            case .wait:
+                let outcome: Outcome? = await withCheckedContinuation { continuation in
+                    let waiting = state.withLock { state in
+                        guard case .fetching(var waiters) = state.phase else { return false }
+                        waiters.append(continuation)
+                        state.phase = .fetching(waiters: waiters)
+                        return true
+                    }
+                    // The exchange ended meanwhile: look again.
+                    if !waiting { continuation.resume(returning: nil) }
+                }
+                if let outcome { return outcome }
+            }
+        }
+    }
+
+    private enum Step {
+        case use(String)
+        case wait
+        case fetch
+    }
+
+    /// Reports that FCM refused `token` (`401 UNAUTHENTICATED`): the next ``token()`` exchanges again.
+    /// Reports about an older token are ignored, so many refusals cause one exchange.
+    func invalidate(_ token: String) {
+        state.withLock { state in
+            if case .ready(let current, _) = state.phase, current == token { state.phase = .none }
+        }
+    }
+
+    /// Closes the connection to the token endpoint.
+    func shutdown() async {
+        await pool?.shutdown()
+    }
+
+    /// When a token obtained by a request started at `start` and valid for `expiresIn` seconds is renewed:
+    /// 5 minutes before it expires, or halfway when its lifetime is shorter than 10 minutes.
+    static func refreshDate(start: Date, expiresIn: TimeInterval) -> Date {
+        start.addingTimeInterval(expiresIn - min(renewalMargin, expiresIn / 2))
+    }
+
+    /// Runs one exchange and hands its outcome to the waiters.
+    private func fetch(start: Date) async -> Outcome {
+        let result = await exchange(start: start)
+        let waiters = state.withLock { state in
+            guard case .fetching(let waiters) = state.phase else { return [CheckedContinuation<Outcome?, Never>]() }
+            switch result {
+            case .token(let token, let expiresIn):
+                state.phase = .ready(token: token, refreshAt: Self.refreshDate(start: start, expiresIn: expiresIn))
+            case .failed:
+                state.phase = .none
+            }
+            return waiters
+        }
+        let outcome: Outcome =
+            switch result {
+            case .token(let token, _): .token(token)
+            case .failed(let failure): .failed(failure)
+            }
+        for waiter in waiters { waiter.resume(returning: outcome) }
+        return outcome
+    }
+
+    private func exchange(start: Date) async -> Exchange {
+        guard let key else { return .failed(.authorization("the service account key is not a usable RSA key")) }
+        guard let endpoint, let pool else { return .failed(.authorization("the token_uri is not usable")) }
+        let assertion: String
+        do {
+            assertion = try FCMJWT.make(
+                account, issuedAt: Int64(start.timeIntervalSince1970.rounded(.down)), key: key)
+        } catch {
+            return .failed(.authorization("cannot sign the token request"))
+        }
+        var headers: HPACKHeaders = [":method": "POST", ":scheme": "https", ":authority": endpoint.authority]
+        headers.add(name: ":path", value: endpoint.path.isEmpty ? "/" : endpoint.path)
+        headers.add(name: "content-type", value: "application/x-www-form-urlencoded")
+        headers.add(name: "accept", value: "application/json")
+        let body = "grant_type=\(Self.grantType)&assertion=\(assertion)"
+        headers.add(name: "content-length", value: String(body.utf8.count))
+        let outcome = await pool.execute(
+            [HTTP2Request(headers: headers, body: ByteBuffer(string: body))],
+            deadline: NIODeadline.now() + TimeAmount(requestTimeout))[0]
+        let result = Self.parse(outcome)
+        switch result {
+        case .token(_, let expiresIn):
+            logger.debug(
+                "FCM access token obtained",
+                metadata: ["fcm.client_email": "\(account.clientEmail)", "fcm.token_expires_in": "\(expiresIn)"])
+        case .failed(let failure):
+            logger.warning(
+                "FCM access token not obtained",
+                metadata: ["fcm.client_email": "\(account.clientEmail)", "fcm.failure": "\(failure)"])
+        }
+        return result
+    }
+
+    private struct TokenBody: Decodable {
+        var access_token: String
+        var expires_in: Double
+        var token_type: String?
+    }
+
+    /// The token and its lifetime in seconds from the token endpoint's answer, or why there is none:
+    /// `.transport` for no answer or a 5xx, `.authorization` for a refusal (4xx) or an unusable body.
+    static func parse(_ outcome: HTTP2Outcome) -> Exchange {
+        switch outcome {
+        case .success(let response): parse(status: response.status, body: Data(response.body.readableBytesView))
+        case .failure(let error): .failed(.transport("token exchange: \(error)"))
+        }
+    }
+
+    /// The token and its lifetime from an HTTP answer of the token endpoint (see ``parse(_:)``).
+    static func parse(status: Int, body data: Data) -> Exchange {
+        guard (200..<300).contains(status) else {
+            let reason = "token endpoint answered HTTP \(status)" + refusalDetail(data)
+            return (400..<500).contains(status) ? .failed(.authorization(reason)) : .failed(.transport(reason))
+        }
+        guard let body = try? JSONDecoder().decode(TokenBody.self, from: data), !body.access_token.isEmpty,
+            body.expires_in.isFinite, body.expires_in > 0
+        else {
+            return .failed(.authorization("token endpoint answered without access_token and expires_in"))
+        }
+        if let type = body.token_type, type.lowercased() != "bearer" {
+            return .failed(.authorization("token endpoint answered token_type \(type.prefix(20)), not Bearer"))
+        }
+        return .token(body.access_token, expiresIn: body.expires_in)
+    }
+
+    /// `: <error>: <error_description>` of an OAuth error body, clipped; empty when there is none.
+    private static func refusalDetail(_ data: Data) -> String {
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return "" }
+        var detail = ""
+        if let error = object["error"] as? String {
+            detail += ": " + error
+        } else if let error = object["error"] as? [String: Any], let message = error["message"] as? String {
+            detail += ": " + message
+        }
+        if let description = object["error_description"] as? String { detail += ": " + description }
+        return String(detail.prefix(FCMResult.maximumMessageLength))
+    }
+}

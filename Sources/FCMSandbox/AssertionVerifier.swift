@@ -1,0 +1,97 @@
+import Crypto
+import CryptoExtras
+import Foundation
+
+/// Checks the JWT a client signs with its service-account key and exchanges at the token endpoint
+/// (RFC 7523 as Google's OAuth 2.0 server does). Pure: the time comes in as a parameter.
+struct AssertionVerifier: Sendable {
+    /// The scope FCM needs; `cloud-platform` also grants it.
+    static let messagingScope = "https://www.googleapis.com/auth/firebase.messaging"
+    static let cloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
+    /// How far in the future `iat` may be (clock skew).
+    static let leeway: TimeInterval = 60
+    /// The longest `exp - iat` Google accepts.
+    static let maximumLifetime: TimeInterval = 3600
+
+    /// The service account's `client_email` (`iss`).
+    let clientEmail: String
+    /// The service account's `private_key_id` (`kid`, when the header has one).
+    let keyId: String
+    /// The `token_uri` (`aud`).
+    let audience: String
+    let publicKey: _RSA.Signing.PublicKey
+
+    private struct Header: Decodable {
+        var alg: String?
+        var typ: String?
+        var kid: String?
+    }
+
+    private struct Claims: Decodable {
+        var iss: String?
+        var aud: String?
+        var scope: String?
+        var iat: Double?
+        var exp: Double?
+    }
+
+    /// Verifies an assertion.
+    /// - Parameters:
+    ///   - assertion: The compact JWT.
+    ///   - now: The current time.
+    /// - Returns: `nil` when it is valid, else the `error_description` of Google's `invalid_grant` answer.
+    func problem(with assertion: String, now: Date) -> String? {
+        let segments = assertion.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3 else { return "Invalid JWT: the assertion is not three base64url parts" }
+        guard let headerBytes = Self.base64URLDecode(segments[0]),
+            let header = try? JSONDecoder().decode(Header.self, from: Data(headerBytes))
+        else { return "Invalid JWT: the header is not base64url JSON" }
+        guard let claimsBytes = Self.base64URLDecode(segments[1]),
+            let claims = try? JSONDecoder().decode(Claims.self, from: Data(claimsBytes))
+        else { return "Invalid JWT: the claim set is not base64url JSON" }
+        guard let signatureBytes = Self.base64URLDecode(segments[2]) else {
+            return "Invalid JWT Signature."
+        }
+        guard header.alg == "RS256" else {
+            return "Invalid JWT: unsupported algorithm '\(header.alg ?? "")'; expected RS256"
+        }
+        if let typ = header.typ, typ != "JWT" { return "Invalid JWT: typ '\(typ)' is not JWT" }
+        if let kid = header.kid, kid != keyId { return "Invalid JWT: kid is not this service account's private_key_id" }
+        guard claims.iss == clientEmail else {
+            return "Invalid grant: account not found (iss '\(claims.iss ?? "")' is not the client_email)"
+        }
+        guard claims.aud == audience else {
+            return "Invalid JWT: Failed audience check. The expected value was \(audience)"
+        }
+        let scopes = (claims.scope ?? "").split(separator: " ")
+        guard scopes.contains(where: { $0 == Self.messagingScope || $0 == Self.cloudPlatformScope }) else {
+            return "Invalid OAuth scope: the scope claim must contain \(Self.messagingScope)"
+        }
+        guard let iat = claims.iat, let exp = claims.exp else { return "Invalid JWT: iat and exp are required" }
+        let time = now.timeIntervalSince1970
+        guard iat <= time + Self.leeway, exp > time, exp > iat, exp - iat <= Self.maximumLifetime else {
+            return "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. "
+                + "Check your iat and exp values in the JWT claim."
+        }
+        let signingInput = Data("\(segments[0]).\(segments[1])".utf8)
+        let signature = _RSA.Signing.RSASignature(rawRepresentation: signatureBytes)
+        guard publicKey.isValidSignature(signature, for: signingInput, padding: .insecurePKCS1v1_5) else {
+            return "Invalid JWT Signature."
+        }
+        return nil
+    }
+
+    /// Base64url without padding (padding tolerated).
+    static func base64URLDecode(_ text: Substring) -> [UInt8]? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        guard !base64.contains("=") || base64.count % 4 == 0 else { return nil }
+        if base64.count % 4 != 0 { base64 += String(repeating: "=", count: 4 - base64.count % 4) }
+        return Data(base64Encoded: base64).map { Array($0) }
+    }
+
+    /// Base64url without padding.
+    static func base64URLEncode<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}

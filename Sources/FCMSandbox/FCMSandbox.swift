@@ -1,0 +1,210 @@
+import APNsSandbox
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// A local Firebase Cloud Messaging HTTP v1 compatible server (HTTP/2 over TLS) for tests and the demo.
+///
+/// It issues OAuth 2.0 access tokens at `POST /token` for JWT assertions signed with its own
+/// service-account key (``serviceAccountJSON``), checks each
+/// `POST /v1/projects/{projectId}/messages:send` as FCM does (bearer token, project, message
+/// structure, payload sizes, the per-device rate), answers in Google's formats, records every request
+/// (see ``messages()``) and plays scripted faults (see ``inject(_:count:token:)``). At start it makes a
+/// throw-away CA and a server certificate for `localhost`/`127.0.0.1`, and writes the CA certificate
+/// to ``caCertificatePath`` for clients to trust.
+///
+/// Lifecycle: ``start(_:logger:)``, then ``stop()``.
+public final class FCMSandbox: Sendable {
+    /// The configuration the sandbox runs with.
+    public let configuration: Configuration
+    /// The bound TCP port (the chosen one when the configuration asked for `0`).
+    public let port: Int
+    /// `https://127.0.0.1:<port>` (with the configured host): the FCM base URL for clients.
+    public let url: URL
+    /// Where the CA certificate (PEM) was written: `<directory>/ca.pem`, or a temporary file removed when
+    /// the sandbox stops.
+    public let caCertificatePath: String
+    /// The CA certificate (PEM) clients must trust.
+    public let caCertificatePEM: String
+    /// Where the service-account key file was written (mode 0600): `<directory>/service-account.json`, or
+    /// a temporary file removed when the sandbox stops.
+    public let serviceAccountPath: String
+    /// The service-account key file clients sign their assertions with: `type`, `project_id`,
+    /// `private_key_id`, `private_key` (PKCS#8 PEM, RSA 2048), `client_email`, `client_id`, `token_uri`
+    /// (``url`` + `/token`), … It holds a private key: do not log it.
+    public let serviceAccountJSON: String
+    /// The `env` file with the client settings, when the configuration named a directory.
+    public let envPath: String?
+
+    let state: SandboxState
+    private let connections: ConnectionRegistry
+    private let logger: Logger
+    private let serverChannel: any Channel
+    private let group: MultiThreadedEventLoopGroup
+    /// The temporary folder of the key file and CA certificate (no directory configured): removed at stop.
+    private let temporaryFolder: String?
+    private let isStopped = NIOLockedValueBox(false)
+
+    private init(
+        configuration: Configuration, port: Int, url: URL, files: Files, caCertificatePEM: String,
+        serviceAccountJSON: String, state: SandboxState, connections: ConnectionRegistry, logger: Logger,
+        serverChannel: any Channel, group: MultiThreadedEventLoopGroup
+    ) {
+        self.configuration = configuration
+        self.port = port
+        self.url = url
+        self.caCertificatePath = files.caCertificate
+        self.caCertificatePEM = caCertificatePEM
+        self.serviceAccountPath = files.serviceAccount
+        self.serviceAccountJSON = serviceAccountJSON
+        self.envPath = files.env
+        self.temporaryFolder = files.temporaryFolder
+        self.state = state
+        self.connections = connections
+        self.logger = logger
+        self.serverChannel = serverChannel
+        self.group = group
+    }
+
+    /// Generates the certificates and the service-account key, binds the listening socket, writes the
+    /// files and serves until ``stop()``.
+    /// - Parameters:
+    ///   - configuration: Address, project, token lifetime, limits, initial faults, output folder.
+    ///   - logger: Receives debug lines about connections and requests, never keys or full tokens
+    ///     (default: discards everything).
+    /// - Returns: The serving sandbox; call ``stop()`` when done.
+    /// - Throws: ``FCMSandboxError``.
+    public static func start(
+        _ configuration: Configuration,
+        logger: Logger = Logger(label: "fcm-sandbox", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws(FCMSandboxError) -> FCMSandbox {
+        if let problem = configuration.problem { throw FCMSandboxError(.invalidConfiguration, problem) }
+        // An IPv6 address goes in brackets.
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        guard URL(string: "https://\(host):\(configuration.port)")?.host != nil else {
+            throw FCMSandboxError(.invalidConfiguration, "host \(configuration.host) is not an address for a URL")
+        }
+        let certificates: SandboxCertificates
+        let sslContext: NIOSSLContext
+        do {
+            certificates = try SandboxCertificates.generate(caCommonName: "ScoreFeed FCM Sandbox CA")
+            sslContext = try certificates.makeSSLContext()
+        } catch {
+            throw FCMSandboxError(.certificateGenerationFailed, error.message)
+        }
+        var account = try ServiceAccount(projectId: configuration.projectId, baseURL: nil)
+        let core = SandboxCore(
+            projectId: configuration.projectId, verifier: account.verifier,
+            tokenLifetime: configuration.accessTokenLifetime,
+            perDeviceLimit: configuration.perDeviceLimitPerMinute, faults: configuration.faults)
+        let files = try Files(directory: configuration.directory)
+        let state: SandboxState
+        do {
+            state = try SandboxState(core: core, messageLog: files.messageLog)
+        } catch {
+            files.removeTemporary()
+            throw error
+        }
+        let connections = ConnectionRegistry()
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: eventLoopThreads)
+        let serverChannel: any Channel
+        do {
+            serverChannel = try await bindSocket(
+                configuration, group: group, sslContext: sslContext, registry: connections, state: state,
+                logger: logger)
+        } catch {
+            state.close()
+            files.removeTemporary()
+            try? await group.shutdownGracefully()
+            throw error
+        }
+        func abandon(_ error: FCMSandboxError) async -> FCMSandboxError {
+            try? await serverChannel.close()
+            try? await group.shutdownGracefully()
+            state.close()
+            files.removeTemporary()
+            return error
+        }
+        guard let port = serverChannel.localAddress?.port, let url = URL(string: "https://\(host):\(port)") else {
+            throw await abandon(FCMSandboxError(.bindFailed, "the listening socket has no port"))
+        }
+        account.tokenURI = url.absoluteString + "/token"
+        state.use(account.verifier)
+        let json = account.json
+        do {
+            try files.write(caCertificatePEM: certificates.caCertificatePEM, serviceAccountJSON: json, url: url)
+        } catch {
+            throw await abandon(error)
+        }
+        logger.debug(
+            "FCM sandbox listening",
+            metadata: [
+                "sandbox.port": "\(port)", "sandbox.ca": "\(files.caCertificate)",
+                "fcm.project": "\(configuration.projectId)",
+            ])
+        return FCMSandbox(
+            configuration: configuration, port: port, url: url, files: files,
+            caCertificatePEM: certificates.caCertificatePEM, serviceAccountJSON: json, state: state,
+            connections: connections, logger: logger, serverChannel: serverChannel, group: group)
+    }
+
+    /// Stops serving: closes the listening socket and every connection, ends the message log and
+    /// removes the temporary files. Later calls do nothing.
+    public func stop() async {
+        let first = isStopped.withLockedValue { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        try? await serverChannel.close()
+        connections.closeAll()
+        // Fails the pending delays, which record their requests as unanswered.
+        try? await group.shutdownGracefully()
+        state.close()
+        if let temporaryFolder { try? FileManager.default.removeItem(atPath: temporaryFolder) }
+        logger.debug("FCM sandbox stopped", metadata: ["sandbox.port": "\(port)"])
+    }
+
+    deinit {
+        if !isStopped.withLockedValue({ $0 }) {
+            group.shutdownGracefully { _ in }
+            if let temporaryFolder { try? FileManager.default.removeItem(atPath: temporaryFolder) }
+        }
+    }
+
+    /// Every `messages:send` request received so far, accepted or refused, in arrival order (a request
+    /// held by a ``FCMFault/delay(_:)`` appears once answered).
+    public func messages() -> [FCMReceivedMessage] { state.messages() }
+
+    /// The messages that were accepted (see ``FCMReceivedMessage/isAccepted``), in arrival order.
+    public func accepted() -> [FCMReceivedMessage] { state.messages().filter(\.isAccepted) }
+
+    /// Forgets the recorded messages (the `messages.jsonl` file is kept).
+    public func removeAllMessages() { state.removeAllMessages() }
+
+    /// Queues a fault for the next `count` matching requests.
+    /// - Parameters:
+    ///   - fault: What to do instead of a normal answer (``FCMFault/refuseToken`` applies to the token
+    ///     endpoint, the others to `messages:send`).
+    ///   - count: How many matching requests it applies to (default 1).
+    ///   - token: Restrict it to messages to this registration token or FID (default: any).
+    public func inject(_ fault: FCMFault, count: Int = 1, token: String? = nil) {
+        state.inject(FCMScriptedFault(fault, count: count, token: token))
+    }
+
+    /// The faults not consumed yet, in order.
+    public func pendingFaults() -> [FCMScriptedFault] { state.pendingFaults() }
+
+    /// Revokes every access token issued so far: requests bearing one are answered `401 UNAUTHENTICATED`
+    /// from now on, and clients must exchange a new assertion.
+    public func expireAccessTokens() { state.expireAccessTokens() }
+
+    /// How many access tokens the token endpoint has issued since start.
+    public func issuedAccessTokens() -> Int { state.issuedAccessTokens() }
+
+    /// Threads of the sandbox's own event loop group.
+    static let eventLoopThreads = max(1, min(4, System.coreCount))
+}

@@ -1,0 +1,110 @@
+import Foundation
+import ScoreDomain
+
+/// The FCM `data` map of one Android Live Update message: every value a string (FCM's rule), keys
+/// written in sorted order. docs/android-contract.md documents each key and shows the app side.
+///
+/// `{"away":"TEX","awayScore":"3","bases":"1-3","chip":"3-2 T4","gameId":"…","half":"top","home":"ANA",
+/// "homeScore":"2","inning":"4","outs":"1","progress":"6","progressMax":"18","seq":"5","status":"inprogress",
+/// "text":"Top 4th, 1 out","title":"TEX 3 – 2 ANA","type":"update","updatedAt":"1554076800"}`
+public enum LiveUpdate {
+    /// `type`: `update` while the game goes on, `end` once (the app then shows the final and stops).
+    public static func type(_ event: LiveActivityEvent) -> String { event == .end ? "end" : "update" }
+
+    /// The data map's JSON object text.
+    public static func json(_ state: ScoreState, seq: Int, event: LiveActivityEvent) -> String {
+        var out = "{"
+        func member(_ key: String, _ value: String) {
+            if out.utf8.count > 1 { out += "," }
+            JSONValue.writeString(key, to: &out)
+            out += ":"
+            JSONValue.writeString(value, to: &out)
+        }
+        let (progress, progressMax) = Self.progress(state)
+        member("away", state.away.code)
+        member("awayScore", String(state.awayScore))
+        member("bases", bases(state.bases))
+        member("chip", chip(state))
+        member("gameId", state.gameId)
+        member("half", state.half.rawValue)
+        member("home", state.home.code)
+        member("homeScore", String(state.homeScore))
+        member("inning", String(state.inningNumber))
+        member("outs", String(state.outs))
+        member("progress", String(progress))
+        member("progressMax", String(progressMax))
+        member("seq", String(seq))
+        member("status", state.status.rawValue)
+        member("text", text(state))
+        member("title", title(state))
+        member("type", type(event))
+        member("updatedAt", String(Int(state.updatedAt.timeIntervalSince1970.rounded(.down))))
+        return out + "}"
+    }
+
+    /// A 64-bit digest (FNV-1a) of what the Live Update shows (every key but `seq`, `type` and
+    /// `updatedAt`): equal digests, nothing new on the phone.
+    public static func contentDigest(_ state: ScoreState) -> UInt64 {
+        let (progress, progressMax) = Self.progress(state)
+        let text =
+            "\(state.away.code)|\(state.awayScore)|\(bases(state.bases))|\(chip(state))|\(state.half.rawValue)|"
+            + "\(state.home.code)|\(state.homeScore)|\(state.inningNumber)|\(state.outs)|\(progress)/\(progressMax)|"
+            + "\(state.status.rawValue)|\(Self.text(state))|\(title(state))"
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
+    /// Occupied bases as `1-3`, `1-2-3`, or empty.
+    static func bases(_ bases: Bases) -> String {
+        [(bases.first, "1"), (bases.second, "2"), (bases.third, "3")].filter(\.0).map(\.1).joined(separator: "-")
+    }
+
+    /// The status-bar chip (`setShortCriticalText`, about 7 characters): away score, dash, home score
+    /// and where the game is: `3-2 T4`, `4-5 B11`, `3-2 F`; `PRE`, `PPD`, `CAN` without a score.
+    public static func chip(_ state: ScoreState) -> String {
+        let score = "\(state.awayScore)-\(state.homeScore)"
+        switch state.status {
+        case .scheduled: return state.inningNumber == 0 ? "PRE" : "\(score) DLY"
+        case .inprogress:
+            guard state.inningNumber > 0 else { return score }
+            return "\(score) \(state.half == .top ? "T" : "B")\(state.inningNumber)"
+        case .delayed: return "\(score) DLY"
+        case .suspended: return "\(score) SUS"
+        case .closed: return "\(score) F"
+        case .postponed: return "PPD"
+        case .cancelled: return "CAN"
+        }
+    }
+
+    /// The notification's title: `TEX 3 – 2 ANA`.
+    public static func title(_ state: ScoreState) -> String {
+        "\(state.away.code) \(state.awayScore) \u{2013} \(state.homeScore) \(state.home.code)"
+    }
+
+    /// The notification's text: the inning and outs, or the status in words.
+    public static func text(_ state: ScoreState) -> String {
+        switch state.status {
+        case .scheduled: return "Pre-game"
+        case .inprogress:
+            guard state.inningNumber > 0 else { return "Underway" }
+            return "\(state.inning), \(state.outs) \(state.outs == 1 ? "out" : "outs")"
+        case .delayed: return "Delayed, \(state.inning)"
+        case .suspended: return "Suspended, \(state.inning)"
+        case .closed: return state.inningNumber > 9 ? "Final/\(state.inningNumber)" : "Final"
+        case .postponed: return "Postponed"
+        case .cancelled: return "Cancelled"
+        }
+    }
+
+    /// `ProgressStyle`'s progress: half-innings completed of the regulation 18 (more in extra innings);
+    /// a finished game is complete.
+    public static func progress(_ state: ScoreState) -> (value: Int, max: Int) {
+        let done = state.inningNumber == 0 ? 0 : (state.inningNumber - 1) * 2 + (state.half == .bottom ? 1 : 0)
+        let max = Swift.max(18, state.inningNumber * 2)
+        return state.status == .closed ? (max, max) : (done, max)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import ScoreDomain
+
+/// The data messages of ONE Android follower (a device that chose to follow one game, Google's
+/// policy for sports Live Updates): a pure state machine, time passed in.
+///
+/// - One FCM data message per change of what the Live Update shows (``LiveUpdate/contentDigest(_:)``),
+///   at most one per ``ThrottlePolicy/liveUpdateInterval``: changes inside the interval coalesce and
+///   the latest goes out when it closes. With the default 5 s that is at most 12 a minute per followed
+///   game, against FCM's 240 a minute per device (and a device follows at most a few games at once).
+/// - Messages are non-collapsible and high priority (FCM allows only 20 collapsible messages in a
+///   burst); each carries `seq`, strictly increasing from 1, so the app drops one older than it shows.
+/// - The end goes out at once (`type` `end`), whatever the interval; nothing after it.
+/// - Changes from before the follow (on the caller's clock) send nothing.
+///
+/// The pushes it returns are ``ActivityPush`` values: `timestamp` is `seq`, `priority` 10, `payload`
+/// the ``LiveUpdate`` data map, `expiration` when the message stops being worth delivering.
+public struct LiveUpdateThrottle: Sendable, Equatable, Codable {
+    /// When the device chose to follow the game.
+    public let followedAt: Date
+    private(set) var lastSentAt: Date?
+    /// The `seq` of the last message (0: none yet).
+    private(set) var seq = 0
+    private(set) var shown: UInt64?
+    /// A change waiting for the interval to close, and when it does.
+    private(set) var pending: ScoreState?
+    private(set) var due: Date?
+    public private(set) var ended = false
+
+    public init(followedAt: Date) {
+        self.followedAt = followedAt
+    }
+
+    /// Takes one accepted change of the game and returns the messages due by `now`.
+    public mutating func receive(_ change: GameChange, at now: Date, policy: ThrottlePolicy) -> [ActivityPush] {
+        var pushes = tick(at: now, policy: policy)
+        guard !ended, now >= followedAt else { return pushes }
+        if case .gameEnded = change.event {
+            (pending, due) = (nil, nil)
+            pushes.append(send(change.next, event: .end, at: now, reason: .final, policy: policy))
+            return pushes
+        }
+        if pending != nil {
+            pending = change.next
+            return pushes
+        }
+        guard shown != LiveUpdate.contentDigest(change.next) else { return pushes }
+        let interval = Double(policy.liveUpdateInterval)
+        if let lastSentAt, now < lastSentAt.addingTimeInterval(interval) {
+            (pending, due) = (change.next, lastSentAt.addingTimeInterval(interval))
+            return pushes
+        }
+        pushes.append(send(change.next, event: .update, at: now, reason: .immediate, policy: policy))
+        return pushes
+    }
+
+    /// The coalesced message whose interval closed by `now`, sent as of that moment.
+    public mutating func tick(at now: Date, policy: ThrottlePolicy) -> [ActivityPush] {
+        guard !ended, let waiting = pending, let due, due <= now else { return [] }
+        (pending, self.due) = (nil, nil)
+        guard shown != LiveUpdate.contentDigest(waiting) else { return [] }
+        return [send(waiting, event: .update, at: due, reason: .coalesced, policy: policy)]
+    }
+
+    /// When ``tick(at:policy:)`` must run next, if ever.
+    public var nextDeadline: Date? { ended ? nil : due }
+
+    private mutating func send(
+        _ state: ScoreState, event: LiveActivityEvent, at time: Date, reason: ActivityPush.Reason,
+        policy: ThrottlePolicy
+    ) -> ActivityPush {
+        seq += 1
+        lastSentAt = time
+        shown = LiveUpdate.contentDigest(state)
+        if event == .end { ended = true }
+        let second = Int(time.timeIntervalSince1970.rounded(.down))
+        return ActivityPush(
+            event: event, priority: 10, timestamp: seq, sendAt: time,
+            expiration: second + (event == .end ? policy.dismissAfter : policy.staleAfter), reason: reason,
+            version: state.version, payload: LiveUpdate.json(state, seq: seq, event: event))
+    }
+
+    /// The stored form: `l1 ` and the JSON of the fields.
+    public var storageText: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        // Encoding plain values and ScoreState (canonical JSON) cannot fail.
+        return "l1 " + String(decoding: try! encoder.encode(self), as: UTF8.self)
+    }
+
+    /// Reads ``storageText``.
+    /// - Throws: ``ThrottleStorageError`` when the text is not that form.
+    public init(storageText: String) throws(ThrottleStorageError) {
+        guard storageText.hasPrefix("l1 ") else { throw ThrottleStorageError(description: "unknown follower format") }
+        do {
+            self = try JSONDecoder().decode(Self.self, from: Data(storageText.utf8.dropFirst(3)))
+        } catch {
+            throw ThrottleStorageError(description: "bad follower state: \(error)")
+        }
+    }
+}

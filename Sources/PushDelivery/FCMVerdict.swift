@@ -1,0 +1,109 @@
+import FCM
+import Foundation
+import Retry
+import ScoreStore
+
+/// The FCM side of delivery, pure: the message a push becomes, and what each answer means.
+public enum FCMVerdict {
+    /// The FCM message of an outbox push.
+    ///
+    /// An iOS activity (route `fcm`): the `aps` body byte for byte as APNs would get it, the activity's
+    /// token in `apns.live_activity_token`, and both `apns-priority` and `apns-expiration` always
+    /// explicit (without them FCM sends priority 10 and a 30-day expiration). An Android follower: a
+    /// non-collapsible high-priority data message whose `ttl` runs to the push's expiration (the full
+    /// stale or dismissal window for a replay of a past game).
+    public static func message(for push: OutboxPush, now: Date) -> String {
+        let target: FCMTarget =
+            switch push.fcm {
+            case .fid(let fid): .fid(fid)
+            case .token(let token): .token(token)
+            case nil: .token("")
+            }
+        switch push.route {
+        case .android:
+            let live = Double(push.expiration) > push.createdAt.timeIntervalSince1970
+            let ttl =
+                live
+                ? max(0, push.expiration - Int(now.timeIntervalSince1970))
+                : (push.event == .end ? 3600 : 900)
+            return FCMMessage.data(target: target, dataJSON: push.payload, ttlSeconds: ttl)
+        case .apns, .fcm:
+            return FCMMessage.liveActivity(
+                target: target, liveActivityToken: push.pushToken, priority: push.priority,
+                expiration: push.expiration, apsPayload: push.payload)
+        }
+    }
+
+    /// What is recorded as the answer's reason: FCM's error code, or why no answer came.
+    public static func reason(_ result: FCMResult) -> String? {
+        switch result.failure {
+        case .transport(let why): return "transport: \(why)"
+        case .authorization(let why): return "oauth: \(why)"
+        case nil: return result.errorCode
+        }
+    }
+
+    /// The outcome to record for `push` after `result`, and the reason FCM delivery must pause, if any.
+    ///
+    /// The error is read from FCM's body (`error.details[].errorCode`), not guessed from the status:
+    /// `UNREGISTERED` and `SENDER_ID_MISMATCH` deactivate the registration; `INVALID_ARGUMENT` fails the
+    /// push as a bug, never retried; `QUOTA_EXCEEDED` waits `Retry-After` (or the backoff);
+    /// `UNAVAILABLE`, `INTERNAL` and a lost connection retry with backoff while the push is useful;
+    /// `THIRD_PARTY_AUTH_ERROR` (the APNs key in Firebase is wrong), a refused OAuth exchange and an
+    /// access token still refused after its renewal pause FCM delivery and deactivate nothing.
+    public static func decide(
+        _ result: FCMResult, for push: OutboxPush, cancelled: Bool, backoff: Backoff, now: Date, unitRandom: Double
+    ) -> (outcome: Outbox.Outcome, pause: String?) {
+        if result.isSuccess { return (.sent, nil) }
+        func retry(after given: Double?) -> Outbox.Outcome {
+            let delay = given ?? backoff.delay(attempt: push.attempts + 1, unitRandom: unitRandom) / .seconds(1)
+            guard
+                PushVerdict.isUseful(
+                    expiration: push.expiration, createdAt: push.createdAt, at: now.addingTimeInterval(delay))
+            else {
+                let why = reason(result) ?? "HTTP \(result.status ?? 0)"
+                return .failed(reason: "\(why); no longer useful by the retry (expiration \(push.expiration))")
+            }
+            return .retry(after: delay)
+        }
+        switch result.failure {
+        case .authorization(let why):
+            return (.release(label: "paused"), "the OAuth token exchange was refused (\(why))")
+        case .transport:
+            return cancelled ? (.release(label: "released"), nil) : (retry(after: nil), nil)
+        case nil:
+            break
+        }
+        switch result.code {
+        case .unregistered, .senderIdMismatch:
+            return (.deactivate(reason: result.errorCode ?? "UNREGISTERED"), nil)
+        case .invalidArgument:
+            return (.failed(reason: "INVALID_ARGUMENT: \(result.message ?? "no message")"), nil)
+        case .quotaExceeded:
+            return (retry(after: result.retryAfter), nil)
+        case .unavailable, .internalError:
+            return (retry(after: result.retryAfter), nil)
+        case .thirdPartyAuthError:
+            return (
+                .release(label: "paused"),
+                "THIRD_PARTY_AUTH_ERROR: the APNs key or certificate uploaded to Firebase is not accepted"
+            )
+        case .unspecified, nil:
+            switch result.status ?? 0 {
+            case 401:
+                return (
+                    .release(label: "paused"), "FCM refused the renewed access token (\(result.errorCode ?? "401"))"
+                )
+            case 403:
+                return (.release(label: "paused"), "FCM denied the project (\(result.errorCode ?? "403"))")
+            case 429, 500...599:
+                return (retry(after: result.retryAfter), nil)
+            default:
+                return (
+                    .failed(reason: "HTTP \(result.status ?? 0) \(result.errorCode ?? ""): \(result.message ?? "")"),
+                    nil
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Hummingbird
+import ScoreDomain
+import ScoreStore
+
+/// `POST /v1/followers`, `GET /v1/followers`, `DELETE /v1/followers`: an app's backend registers the
+/// Android devices whose user chose to follow a game (an Android 16 Live Update), with an app key.
+struct FollowerRoutes {
+    let activities: ActivityRoutes
+    var database: Database { activities.database }
+
+    /// `POST /v1/followers` `{"gameId", "fcmToken" | "fid", "at"?, "allowUnknownGame"?}`.
+    func follow(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        try activities.authorize(request)
+        guard request.mediaType == "application/json" else {
+            throw APIError(.unsupportedMediaType, "unsupported-media-type", "send the follow as application/json")
+        }
+        let fields = try ActivityRoutes.fields(try await request.collectBody(upTo: 16 * 1024, what: "a follow"))
+        let gameId = try fields.string("gameId")
+        let address = try ActivityRoutes.fcmAddress(fields, required: true)!
+        var followedAt = Date()
+        if fields.members["at"] != nil, fields.members["at"] != .null {
+            guard let at = parseRFC3339(try fields.string("at")) else {
+                throw ActivityRoutes.invalid("at", "must be an RFC 3339 timestamp such as 2026-05-12T23:55:00Z")
+            }
+            followedAt = at
+        }
+        let allowUnknown = try fields.bool("allowUnknownGame", default: false)
+        do {
+            try Activities.validate(gameId: gameId)
+            _ = try address.validated()
+        } catch {
+            throw ActivityRoutes.invalid(error.field, error.reason)
+        }
+        let pool = try await database.ready().pool
+        let follower: Follower
+        do {
+            follower = try await pool.transaction { [followedAt] tx in
+                guard try allowUnknown || EventLog.hasStream(gameId, in: tx) else {
+                    throw APIError.notFound(
+                        "no game \"\(gameId)\" yet: no message of it has arrived; send \"allowUnknownGame\": true "
+                            + "if the provider will announce it later")
+                }
+                return try Followers.follow(gameId: gameId, fcm: address, at: followedAt, in: tx)
+            }
+        } catch let refusal as Followers.Refusal {
+            throw APIError(.conflict, "too-many-games", refusal.description)
+        }
+        return .json(Self.json(follower), status: .created)
+    }
+
+    /// `GET /v1/followers?gameId=…`: the followers (of one game), active first.
+    func list(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        try activities.authorize(request)
+        let gameId = request.uri.queryParameters.get("gameId")
+        if let gameId {
+            do {
+                try Activities.validate(gameId: gameId)
+            } catch {
+                throw ActivityRoutes.invalid(error.field, error.reason)
+            }
+        }
+        let pool = try await database.ready().pool
+        let followers = try await pool.withSession { try Followers.list(gameId: gameId, in: $0) }
+        return .json(.array(followers.map(Self.json)))
+    }
+
+    /// `DELETE /v1/followers` `{"gameId", "fcmToken" | "fid"}`: the device stops following (unpin).
+    func unfollow(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        try activities.authorize(request)
+        guard request.mediaType == "application/json" else {
+            throw APIError(.unsupportedMediaType, "unsupported-media-type", "send the unfollow as application/json")
+        }
+        let fields = try ActivityRoutes.fields(try await request.collectBody(upTo: 16 * 1024, what: "an unfollow"))
+        let gameId = try fields.string("gameId")
+        let address = try ActivityRoutes.fcmAddress(fields, required: true)!
+        let pool = try await database.ready().pool
+        let removed = try await pool.transaction {
+            try Followers.unfollow(gameId: gameId, fcmToken: address.value, in: $0)
+        }
+        guard removed else { throw APIError.notFound("this device does not follow game \"\(gameId)\"") }
+        return Response(status: .noContent)
+    }
+
+    static func json(_ follower: Follower) -> JSONValue {
+        .object([
+            "id": .int(follower.id), "gameId": .string(follower.gameId),
+            "fcmToken": follower.fcm.kind == "token" ? .string(follower.fcm.value) : .null,
+            "fid": follower.fcm.kind == "fid" ? .string(follower.fcm.value) : .null,
+            "followedAt": .string(rfc3339(follower.followedAt)),
+            "endedAt": follower.endedAt.map { .string(rfc3339($0)) } ?? .null, "active": .bool(follower.active),
+            "deactivatedReason": follower.deactivatedReason.map(JSONValue.string) ?? .null,
+        ])
+    }
+}

@@ -1,0 +1,258 @@
+import FCM
+import FCMSandbox
+import Foundation
+import LiveActivity
+import PostgresClient
+import PushDelivery
+import Retry
+import ScoreFeedTesting
+import ScoreStore
+import Testing
+
+/// A local FCM server, a store and an FCM client for one test.
+struct FCMHarness {
+    let sandbox: FCMSandbox
+    let connection: PostgresConnection
+    let client: FCMClient
+
+    /// A worker with millisecond backoffs so retries happen within the test.
+    func worker() -> DeliveryWorker {
+        var worker = DeliveryWorker(connection: connection, transport: .fcm(client), logger: quietLogger)
+        worker.backoff = Backoff(base: .milliseconds(5), cap: .milliseconds(50))
+        worker.batchSize = 50
+        return worker
+    }
+
+    static func with<T: Sendable>(_ body: (FCMHarness) async throws -> T) async throws -> T {
+        let sandbox = try await FCMSandbox.start(FCMSandbox.Configuration(), logger: quietLogger)
+        do {
+            let configuration = try FCMConfiguration(
+                serviceAccount: try ServiceAccount(contentsOfFile: sandbox.serviceAccountPath), baseURL: sandbox.url,
+                additionalCAFile: sandbox.caCertificatePath)
+            let client = FCMClient(configuration: configuration, requestTimeout: .seconds(30), logger: quietLogger)
+            let value = try await withStore { connection in
+                try await body(FCMHarness(sandbox: sandbox, connection: connection, client: client))
+            }
+            await client.shutdown()
+            await sandbox.stop()
+            return value
+        } catch {
+            await sandbox.stop()
+            throw error
+        }
+    }
+
+    /// Registers the FCM activity and the Android follower for a fixture game and replays it.
+    func prepare(_ name: String) async throws -> String {
+        let file = fixture("\(name).jsonl")
+        try await registerFCMTargets(for: file, connection)
+        _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+        return try FeedFile.read(file)[0].message.gameId
+    }
+}
+
+/// The `message` object of a recorded request.
+private func message(_ body: String) -> [String: Any] {
+    let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+    return object?["message"] as? [String: Any] ?? [:]
+}
+
+@Suite("FCM delivery: iOS activities and Android followers through the local FCM server")
+struct FCMDeliveryTests {
+    /// The `payload` texts of activity 0's golden pushes (what an APNs activity gets, byte for byte),
+    /// with their priority and expiration.
+    static func goldenPayloads(_ name: String) throws -> [(payload: String, priority: Int, expiration: Int)] {
+        let text = try String(contentsOfFile: fixture("\(name).pushes.jsonl"), encoding: .utf8)
+        return text.split(separator: "\n").filter { $0.hasPrefix(#"{"activity":0,"#) }.map { line in
+            let start = line.range(of: #""payload":"#)!.upperBound
+            let end = line.range(of: #","priority":"#, options: .backwards)!.lowerBound
+            let object = try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            return (String(line[start..<end]), object["priority"] as! Int, object["expiration"] as! Int)
+        }
+    }
+
+    @Test(
+        "the fixture game delivers exactly the golden streams: the aps bodies byte for byte through FCM, the follower's data messages",
+        arguments: ["extra-innings-walkoff", "delayed-postponed"])
+    func golden(_ name: String) async throws {
+        try await FCMHarness.with { h in
+            _ = try await h.prepare(name)
+            let total = try await h.worker().run(untilEmpty: true)
+            #expect(total.paused == nil && total.failed == 0)
+            let accepted = h.sandbox.accepted()
+            // iOS through FCM: each message carries the activity's token, both headers, and the aps
+            // body exactly as APNs gets it.
+            let ios = accepted.filter { $0.target == fcmIOSRegistration }
+            let golden = try Self.goldenPayloads(name)
+            #expect(ios.count == golden.count)
+            for (received, expected) in zip(ios, golden) {
+                #expect(received.body.contains(#""payload":\#(expected.payload)"#))
+                let apns = message(received.body)["apns"] as? [String: Any]
+                #expect(apns?["live_activity_token"] as? String == fcmActivityToken)
+                let headers = apns?["headers"] as? [String: String]
+                #expect(headers?["apns-priority"] == String(expected.priority))
+                #expect(headers?["apns-expiration"] == String(expected.expiration))
+            }
+            // Android: the golden data maps in order, non-collapsible, high priority.
+            let android = accepted.filter { $0.target == androidRegistration }
+            let goldenData = try String(contentsOfFile: fixture("\(name).android.jsonl"), encoding: .utf8)
+                .split(separator: "\n").map { line in
+                    String(line[line.range(of: #""data":"#)!.upperBound..<line.range(of: #","event":"#)!.lowerBound])
+                }
+            #expect(android.count == goldenData.count)
+            for (received, data) in zip(android, goldenData) {
+                #expect(received.body.contains(#""data":\#(data)"#))
+                let options = message(received.body)["android"] as? [String: Any]
+                #expect(options?["priority"] as? String == "high")
+                #expect(options?["collapse_key"] == nil)
+            }
+        }
+    }
+
+    @Test("with faults nothing is lost and nothing arrives after the end")
+    func faults() async throws {
+        try await FCMHarness.with { h in
+            let gameId = try await h.prepare("delayed-postponed")
+            h.sandbox.inject(.unavailable, count: 3)
+            h.sandbox.inject(.internalError, count: 2)
+            h.sandbox.inject(.quotaExceeded(retryAfter: 1), count: 1)
+            h.sandbox.inject(.drop, count: 1)
+            _ = try await h.worker().run(untilEmpty: true)
+            let pushes = try await h.connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            #expect(pushes.allSatisfy { $0.state == "sent" || $0.state == "superseded" }, "\(pushes.map(\.state))")
+            for target in [fcmIOSRegistration, androidRegistration] {
+                let mine = pushes.filter { $0.fcm?.value == target }
+                #expect(mine.last { $0.state == "sent" }?.event == .end, "the end was sent, last")
+                let received = h.sandbox.accepted().filter { $0.target == target }
+                let ends = received.indices.filter { received[$0].body.contains(#""event":"end""#) || received[$0].body.contains(#""type":"end""#) }
+                #expect(ends == [received.count - 1], "one end, and nothing after it")
+            }
+        }
+    }
+
+    @Test("an expired access token is renewed once, without losing a push")
+    func renewal() async throws {
+        try await FCMHarness.with { h in
+            let gameId = try await h.prepare("plain-nine")
+            // A first message gets the client its access token, which the server then expires.
+            let first = await h.client.send([
+                FCMMessage.data(target: .token(androidRegistration), dataJSON: #"{"warm":"up"}"#, ttlSeconds: 60)
+            ])
+            #expect(first.first?.isSuccess == true)
+            h.sandbox.expireAccessTokens()
+            _ = try await h.worker().run(untilEmpty: true)
+            #expect(h.client.accessTokenFetches == 2)
+            #expect(h.sandbox.messages().contains { $0.status == 401 })
+            let pushes = try await h.connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            #expect(pushes.allSatisfy { $0.state == "sent" || $0.state == "superseded" })
+            #expect(pushes.filter { $0.state == "sent" && $0.event == .end }.count == 2)
+        }
+    }
+
+    @Test("UNREGISTERED deactivates the registration; THIRD_PARTY_AUTH_ERROR pauses FCM delivery and loses nothing")
+    func gone() async throws {
+        try await FCMHarness.with { h in
+            _ = try await h.prepare("plain-nine")
+            h.sandbox.inject(.unregistered, count: 1, token: androidRegistration)
+            h.sandbox.inject(.thirdPartyAuthError, count: 1, token: fcmIOSRegistration)
+            let total = try await h.worker().run(untilEmpty: true)
+            #expect(total.paused?.contains("THIRD_PARTY_AUTH_ERROR") == true)
+            let followers = try await h.connection.withSession { try Followers.list(in: $0) }
+            #expect(followers.map(\.active) == [false])
+            // Paused, not failed: the iOS pushes wait for an operator.
+            let waiting = try await h.connection.query(
+                "SELECT count(*) AS n FROM activity_pushes WHERE route = 'fcm' AND state = 'pending'")[0].int("n")
+            #expect(waiting > 0)
+        }
+    }
+}
+
+@Suite("FCMVerdict: what each FCM answer means")
+struct FCMVerdictTests {
+    static let push: OutboxPush = {
+        var push = OutboxPush(
+            id: 1, activityId: 1, gameId: "g1", pushToken: String(repeating: "ab", count: 32), environment: .production,
+            bundleId: "com.example.scores", apnsId: UUID().uuidString, event: .update, priority: 5, timestamp: 100,
+            expiration: 2_000_000_000, reason: "immediate", payload: #"{"aps":{}}"#, state: "pending", attempts: 1,
+            lastStatus: nil, lastReason: nil, createdAt: Date(timeIntervalSince1970: 1_900_000_000))
+        push.route = .fcm
+        push.fcm = .token("device-token-0001")
+        return push
+    }()
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        var result: FCMResult
+        var outcome: Outbox.Outcome
+        var pauses: Bool
+        var testDescription: String { "\(result.status ?? 0) \(result.errorCode ?? "\(String(describing: result.failure))")" }
+    }
+
+    @Test(arguments: [
+        Case(result: FCMResult(status: 200, name: "projects/p/messages/1"), outcome: .sent, pauses: false),
+        Case(
+            result: FCMResult(status: 404, errorCode: "UNREGISTERED"), outcome: .deactivate(reason: "UNREGISTERED"),
+            pauses: false),
+        Case(
+            result: FCMResult(status: 403, errorCode: "SENDER_ID_MISMATCH"),
+            outcome: .deactivate(reason: "SENDER_ID_MISMATCH"), pauses: false),
+        Case(
+            result: FCMResult(status: 400, errorCode: "INVALID_ARGUMENT", message: "bad"),
+            outcome: .failed(reason: "INVALID_ARGUMENT: bad"), pauses: false),
+        Case(
+            result: FCMResult(status: 429, errorCode: "QUOTA_EXCEEDED", retryAfter: 30), outcome: .retry(after: 30),
+            pauses: false),
+        Case(result: FCMResult(status: 503, errorCode: "UNAVAILABLE"), outcome: .retry(after: 1), pauses: false),
+        Case(result: FCMResult(status: 500, errorCode: "INTERNAL"), outcome: .retry(after: 1), pauses: false),
+        Case(
+            result: FCMResult(status: 401, errorCode: "THIRD_PARTY_AUTH_ERROR"), outcome: .release(label: "paused"),
+            pauses: true),
+        Case(
+            result: FCMResult(status: 401, errorCode: "UNAUTHENTICATED"), outcome: .release(label: "paused"),
+            pauses: true),
+        Case(
+            result: FCMResult(failure: .authorization("invalid_grant")), outcome: .release(label: "paused"),
+            pauses: true),
+        Case(result: FCMResult(failure: .transport("connection reset")), outcome: .retry(after: 1), pauses: false),
+    ])
+    func decide(_ c: Case) {
+        let backoff = Backoff(base: .seconds(1), cap: .seconds(1))
+        let (outcome, pause) = FCMVerdict.decide(
+            c.result, for: Self.push, cancelled: false, backoff: backoff, now: Date(timeIntervalSince1970: 1_900_000_010),
+            unitRandom: 1)
+        #expect(outcome == c.outcome)
+        #expect((pause != nil) == c.pauses)
+    }
+
+    @Test("a retry past the push's expiration fails it instead; a shutdown releases a cut-short send")
+    func usefulness() {
+        var late = Self.push
+        late.expiration = 1_900_000_011
+        let (outcome, _) = FCMVerdict.decide(
+            FCMResult(status: 429, errorCode: "QUOTA_EXCEEDED", retryAfter: 60), for: late, cancelled: false,
+            backoff: .push, now: Date(timeIntervalSince1970: 1_900_000_010), unitRandom: 0.5)
+        guard case .failed = outcome else {
+            Issue.record("expected failed, got \(outcome)")
+            return
+        }
+        let (released, _) = FCMVerdict.decide(
+            FCMResult(failure: .transport("cancelled")), for: Self.push, cancelled: true, backoff: .push,
+            now: Date(timeIntervalSince1970: 1_900_000_010), unitRandom: 0.5)
+        #expect(released == .release(label: "released"))
+    }
+
+    @Test("the iOS message carries the aps body byte for byte and both headers; the Android one the data map")
+    func messages() {
+        let ios = FCMVerdict.message(for: Self.push, now: Date(timeIntervalSince1970: 1_900_000_010))
+        #expect(ios.contains(#""payload":{"aps":{}}"#))
+        #expect(ios.contains(#""apns-priority":"5""#))
+        #expect(ios.contains(#""apns-expiration":"2000000000""#))
+        var android = Self.push
+        android.route = .android
+        android.pushToken = ""
+        android.payload = #"{"seq":"1"}"#
+        let data = FCMVerdict.message(for: android, now: Date(timeIntervalSince1970: 1_999_999_000))
+        #expect(data.contains(#""data":{"seq":"1"}"#))
+        #expect(data.contains(#""ttl":"1000s""#))
+        #expect(!data.contains("collapse_key"))
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import LiveActivity
+import PostgresClient
+import ScoreDomain
+import ScoreFeedTesting
+import ScoreStore
+import Testing
+
+@Suite("Targets reached through FCM: an iOS activity and an Android follower")
+struct FCMTargetTests {
+    @Test(
+        "the FCM activity gets exactly the pushes of an APNs activity, the follower exactly its golden messages",
+        arguments: ReplayTests.fixtures)
+    func golden(_ name: String) async throws {
+        try await withStore { connection in
+            let file = fixture("\(name).jsonl")
+            try await registerActivities(for: file, connection)
+            try await registerFCMTargets(for: file, connection)
+            _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+            let gameId = try FeedFile.read(file)[0].message.gameId
+            let pushes = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            // The same decisions: the FCM activity's pushes equal activity 0's (registered alike),
+            // payloads byte for byte.
+            let apns = pushes.filter { $0.pushToken == activityTokens[0] }
+            let viaFCM = pushes.filter { $0.pushToken == fcmActivityToken }
+            #expect(viaFCM.map(\.payload) == apns.map(\.payload))
+            #expect(viaFCM.map(\.priority) == apns.map(\.priority))
+            #expect(viaFCM.map(\.expiration) == apns.map(\.expiration))
+            #expect(viaFCM.allSatisfy { $0.route == .fcm && $0.fcm == .token(fcmIOSRegistration) })
+            #expect(apns.allSatisfy { $0.route == .apns && $0.fcm == nil })
+            // The Android follower: its golden stream, seq 1, 2, 3…, one end, last.
+            let android = pushes.filter { $0.route == .android }
+            #expect(android.allSatisfy { $0.fcm == .token(androidRegistration) && $0.priority == 10 })
+            #expect(android.map(\.timestamp) == Array(1...android.count))
+            #expect(android.filter { $0.event == .end }.count == 1)
+            #expect(android.last?.event == .end)
+            let produced = androidLines(android)
+            let goldenPath = fixture("\(name).android.jsonl")
+            if ProcessInfo.processInfo.environment["SCOREFEED_UPDATE_GOLDEN"] == "1" {
+                try produced.write(toFile: goldenPath, atomically: true, encoding: .utf8)
+            }
+            let golden = try String(contentsOfFile: goldenPath, encoding: .utf8)
+            #expect(produced == golden, "SCOREFEED_UPDATE_GOLDEN=1 rewrites \(goldenPath)")
+            #expect(Set(pushes.map(\.apnsId)).count == pushes.count, "apns-ids must be unique")
+        }
+    }
+
+    @Test("a device follows a game once, may unfollow (its pending messages fail), and follows at most 10 at once")
+    func follow() async throws {
+        try await withStore { connection in
+            let at = Date(timeIntervalSince1970: 1_700_000_000)
+            try await connection.withSession { s in
+                let first = try Followers.follow(gameId: "g1", fcm: .token(androidRegistration), at: at, in: s)
+                let again = try Followers.follow(gameId: "g1", fcm: .token(androidRegistration), at: at, in: s)
+                #expect(first.id == again.id)
+                #expect(try Followers.list(in: s).count == 1)
+                #expect(try Activities.list(in: s).isEmpty, "followers are not Live Activities")
+                #expect(try Followers.unfollow(gameId: "g1", fcmToken: androidRegistration, in: s))
+                #expect(try !Followers.unfollow(gameId: "g1", fcmToken: androidRegistration, in: s))
+                let back = try Followers.follow(gameId: "g1", fcm: .token(androidRegistration), at: at, in: s)
+                #expect(back.id == first.id && back.active)
+                for game in 2...10 {
+                    _ = try Followers.follow(gameId: "g\(game)", fcm: .token(androidRegistration), at: at, in: s)
+                }
+                #expect(throws: Followers.Refusal.tooManyGames(10)) {
+                    try Followers.follow(gameId: "g11", fcm: .token(androidRegistration), at: at, in: s)
+                }
+            }
+        }
+    }
+
+    @Test(
+        "bad addresses are refused naming the field, and nothing is stored",
+        arguments: [
+            (FCMAddress.token("short"), "fcmToken"), (.token("has space in it"), "fcmToken"),
+            (.fid("tooShort"), "fid"), (.fid("cKx1-23456789012345678!"), "fid"),
+        ])
+    func badAddress(_ address: FCMAddress, _ field: String) async throws {
+        try await withStore { connection in
+            let at = Date()
+            try await connection.withSession { s in
+                #expect { try Followers.follow(gameId: "g1", fcm: address, at: at, in: s) } throws: {
+                    ($0 as? ActivityError)?.field == field
+                }
+                #expect { try Activities.register(
+                    gameId: "g1", token: fcmActivityToken, environment: .production, bundleId: "com.example.scores",
+                    frequentUpdates: false, fcm: address, at: at, in: s)
+                } throws: { ($0 as? ActivityError)?.field == field }
+            }
+            #expect(try await count("activities", connection) == 0)
+        }
+    }
+
+    @Test("FCM's UNREGISTERED deactivates every target of that registration and fails their pending pushes")
+    func deactivate() async throws {
+        try await withStore { connection in
+            let file = fixture("plain-nine.jsonl")
+            try await registerFCMTargets(for: file, connection)
+            _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+            let claimed = try await connection.transaction {
+                try Outbox.claim(limit: 1, lease: 30, routes: [.android], in: $0)
+            }
+            #expect(claimed.count == 1 && claimed[0].route == .android)
+            #expect(
+                try await connection.transaction { try Outbox.claim(limit: 10, lease: 30, routes: [.apns], in: $0) }
+                    .isEmpty)
+            try await connection.transaction {
+                try Outbox.record(
+                    [.init(claimed[0], status: 404, reason: "UNREGISTERED", outcome: .deactivate(reason: "UNREGISTERED"))],
+                    in: $0)
+            }
+            let followers = try await connection.withSession { try Followers.list(in: $0) }
+            #expect(followers.map(\.active) == [false])
+            #expect(followers.first?.deactivatedReason == "UNREGISTERED")
+            let pending = try await connection.query(
+                "SELECT count(*) AS n FROM activity_pushes p JOIN activities a ON a.id = p.activity_id WHERE a.route = 'android' AND p.state = 'pending'"
+            )[0].int("n")
+            #expect(pending == 0)
+            // The iOS activity has another registration: untouched.
+            #expect(try await connection.withSession { try Activities.list(in: $0) }.map(\.active) == [true])
+        }
+    }
+}
