@@ -106,4 +106,58 @@ public enum FCMVerdict {
             }
         }
     }
+
+    /// The FCM message of a push-to-start: the start token in `apns.live_activity_token`, priority 10,
+    /// expiration 0 (as the APNs path sends it), the start body byte for byte.
+    public static func message(for start: DeviceStart) -> String {
+        let target: FCMTarget =
+            switch start.fcm {
+            case .fid(let fid): .fid(fid)
+            case .token(let token): .token(token)
+            case nil: .token("")
+            }
+        return FCMMessage.liveActivity(
+            target: target, liveActivityToken: start.startToken, priority: 10, expiration: 0,
+            apsPayload: start.payload)
+    }
+
+    /// What to record of a push-to-start sent through FCM, and the reason to pause, if any. The rules
+    /// of the APNs path: a start whose answer was lost is never sent again (a second start would put
+    /// a duplicate on the lock screen; only a refused OAuth exchange, where nothing left, is safe to
+    /// send later); a gone registration retires the device; 429 and 5xx back off up to
+    /// `maximumAttempts`; a configuration error pauses.
+    public static func startOutcome(
+        _ result: FCMResult, for start: DeviceStart, backoff: Backoff, maximumAttempts: Int
+    ) -> (outcome: Devices.StartOutcome, pause: String?) {
+        if result.isSuccess { return (.sent, nil) }
+        func retry(_ why: String) -> Devices.StartOutcome {
+            start.attempts >= maximumAttempts
+                ? .failed(reason: "\(why) after \(start.attempts) attempts", deactivate: false)
+                : .retry(after: backoff.delay(attempt: start.attempts + 1) / .seconds(1))
+        }
+        switch result.failure {
+        case .authorization(let why):
+            return (.release, "the OAuth token exchange was refused (\(why))")
+        case .transport(let why):
+            return (.failed(reason: "no answer (\(why)): not sent again, never two starts", deactivate: false), nil)
+        case nil:
+            break
+        }
+        let code = result.errorCode ?? "HTTP \(result.status ?? 0)"
+        switch result.code {
+        case .unregistered, .senderIdMismatch: return (.failed(reason: code, deactivate: true), nil)
+        case .invalidArgument: return (.failed(reason: "\(code): \(result.message ?? "")", deactivate: false), nil)
+        case .quotaExceeded, .unavailable, .internalError: return (retry(code), nil)
+        case .thirdPartyAuthError:
+            return (
+                .release, "THIRD_PARTY_AUTH_ERROR: the APNs key or certificate uploaded to Firebase is not accepted"
+            )
+        case .unspecified, nil:
+            switch result.status ?? 0 {
+            case 401, 403: return (.release, "FCM refused the request (\(code))")
+            case 429, 500...599: return (retry(code), nil)
+            default: return (.failed(reason: code, deactivate: false), nil)
+            }
+        }
+    }
 }

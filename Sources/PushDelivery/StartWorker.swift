@@ -1,4 +1,5 @@
 import APNs
+import FCM
 import Foundation
 import Logging
 import PostgresClient
@@ -9,10 +10,11 @@ import ScoreStore
 /// answer was lost (no HTTP answer) is NOT sent again: APNs may have started the activity, and a
 /// second start would put a duplicate on the lock screen. Apple's response table otherwise: 429 and
 /// 5xx back off (at most 5 attempts), a gone or wrong token retires the device's start token, a
-/// configuration error pauses.
+/// configuration error pauses. With the FCM transport it delivers the starts of devices registered
+/// through FCM, by the same rules (``FCMVerdict/startOutcome(_:for:backoff:maximumAttempts:)``).
 public struct StartWorker: Sendable {
     public let connection: PostgresConnection
-    public let client: @Sendable (PushEnvironment) -> APNsClient
+    public let transport: DeliveryTransport
     public let logger: Logger
     public var backoff = Backoff.push
     public static let maximumAttempts = 5
@@ -22,8 +24,12 @@ public struct StartWorker: Sendable {
     public init(
         connection: PostgresConnection, client: @escaping @Sendable (PushEnvironment) -> APNsClient, logger: Logger
     ) {
+        self.init(connection: connection, transport: .apns(client), logger: logger)
+    }
+
+    public init(connection: PostgresConnection, transport: DeliveryTransport, logger: Logger) {
         self.connection = connection
-        self.client = client
+        self.transport = transport
         self.logger = logger
     }
 
@@ -34,88 +40,121 @@ public struct StartWorker: Sendable {
     ) {
         var (sent, failed) = (0, 0)
         while !Task.isCancelled {
-            let claimed = try await connection.transaction { try Devices.claimStarts(limit: 500, lease: 30, in: $0) }
+            let viaFCM: Bool =
+                switch transport {
+                case .apns: false
+                case .fcm: true
+                }
+            let claimed = try await connection.transaction {
+                try Devices.claimStarts(limit: 500, lease: 30, viaFCM: viaFCM, in: $0)
+            }
             guard !claimed.isEmpty else {
-                let waiting = try await connection.withSession { try Devices.pendingStarts(in: $0) }
+                let waiting = try await connection.withSession { try Devices.pendingStarts(viaFCM: viaFCM, in: $0) }
                 if untilEmpty && waiting == 0 { return (sent, failed, nil) }
                 await DeliveryWakeup.idle(wakeup, pending: waiting, pollInterval: pollInterval)
                 continue
             }
-            var results: [(DeviceStart, APNsResult)] = []
-            await withTaskGroup(of: [(DeviceStart, APNsResult)].self) { group in
-                for (environment, batch) in Dictionary(grouping: claimed, by: \.environment) {
-                    let client = client(environment)
-                    group.addTask {
-                        let requests = batch.map {
-                            APNsRequest(
-                                deviceToken: $0.startToken, payload: Array($0.payload.utf8), priority: .immediately,
-                                expiration: 0, apnsId: UUID(uuidString: $0.apnsId) ?? UUID())
-                        }
-                        return Array(zip(batch, await client.send(requests)))
-                    }
-                }
-                for await done in group { results += done }
-            }
+            let decided: [(start: DeviceStart, status: Int?, outcome: Devices.StartOutcome, reason: String?)]
             var paused: String?
-            let cancelled = Task.isCancelled
-            let records = results.map {
-                start, result -> (start: DeviceStart, status: Int?, outcome: Devices.StartOutcome) in
-                let outcome: Devices.StartOutcome
-                if result.status == nil {
-                    switch result.error?.code {
-                    case .connectFailed?, .signingFailed?, .invalidRequest?, .clientShutDown?:
-                        // It never left: safe to send later.
-                        outcome =
-                            cancelled
-                            ? .release : .retry(after: backoff.delay(attempt: start.attempts + 1) / .seconds(1))
-                    default:
-                        outcome = .failed(
-                            reason:
-                                "no answer (\(result.error?.code.rawValue ?? "?")): not sent again, never two starts",
-                            deactivate: false)
-                    }
-                } else {
-                    switch result.action {
-                    case .delivered: outcome = .sent
-                    case .deactivate(let why): outcome = .failed(reason: why, deactivate: true)
-                    case .pause(let why):
-                        paused = why
-                        outcome = .release
-                    case .retry, .keepTokenLongerAndRetry, .refreshTokenAndRetry, .reconnectAndRetry:
-                        outcome =
-                            start.attempts >= Self.maximumAttempts
-                            ? .failed(
-                                reason: "\(result.reason ?? "retry") after \(start.attempts) attempts",
-                                deactivate: false)
-                            : .retry(after: backoff.delay(attempt: start.attempts + 1) / .seconds(1))
-                    case .neverRetry(let why): outcome = .failed(reason: why, deactivate: false)
-                    }
-                }
-                switch outcome {
+            switch transport {
+            case .apns(let client): (decided, paused) = await sendToAPNs(claimed, client: client)
+            case .fcm(let client): (decided, paused) = await sendToFCM(claimed, client: client)
+            }
+            for record in decided {
+                switch record.outcome {
                 case .sent: sent += 1
                 case .failed: failed += 1
                 case .retry, .release: break
                 }
-                return (start, result.status, outcome)
             }
+            let records = decided.map { ($0.start, $0.status, $0.outcome) }
             try await connection.transaction { try Devices.recordStarts(records, in: $0) }
             if let observe {
-                for (record, result) in zip(records, results.map(\.1)) {
+                for record in decided {
                     switch record.outcome {
                     case .sent: observe("sent", nil)
-                    case .retry: observe("retry", result.reason)
+                    case .retry: observe("retry", record.reason)
                     case .failed(let why, let deactivate): observe(deactivate ? "deactivated" : "failed", why)
-                    case .release: observe("released", result.reason)
+                    case .release: observe("released", record.reason)
                     }
                 }
             }
             if let paused {
                 logger.critical(
-                    "push-to-start paused: APNs says the provider's configuration is wrong",
-                    metadata: ["apns.reason": "\(paused)"])
+                    "push-to-start paused: \(transport.name) says the provider's configuration is wrong",
+                    metadata: ["push.reason": "\(paused)"])
                 return (sent, failed, paused)
             }
         }
         return (sent, failed, nil)
+    }
+
+    private func sendToAPNs(
+        _ claimed: [DeviceStart], client: @Sendable (PushEnvironment) -> APNsClient
+    ) async -> ([(start: DeviceStart, status: Int?, outcome: Devices.StartOutcome, reason: String?)], String?) {
+        var results: [(DeviceStart, APNsResult)] = []
+        await withTaskGroup(of: [(DeviceStart, APNsResult)].self) { group in
+            for (environment, batch) in Dictionary(grouping: claimed, by: \.environment) {
+                let client = client(environment)
+                group.addTask {
+                    let requests = batch.map {
+                        APNsRequest(
+                            deviceToken: $0.startToken, payload: Array($0.payload.utf8), priority: .immediately,
+                            expiration: 0, apnsId: UUID(uuidString: $0.apnsId) ?? UUID())
+                    }
+                    return Array(zip(batch, await client.send(requests)))
+                }
+            }
+            for await done in group { results += done }
+        }
+        var paused: String?
+        let cancelled = Task.isCancelled
+        let records = results.map { start, result in
+            let outcome: Devices.StartOutcome
+            if result.status == nil {
+                switch result.error?.code {
+                case .connectFailed?, .signingFailed?, .invalidRequest?, .clientShutDown?:
+                    // It never left: safe to send later.
+                    outcome =
+                        cancelled
+                        ? .release : .retry(after: backoff.delay(attempt: start.attempts + 1) / .seconds(1))
+                default:
+                    outcome = .failed(
+                        reason: "no answer (\(result.error?.code.rawValue ?? "?")): not sent again, never two starts",
+                        deactivate: false)
+                }
+            } else {
+                switch result.action {
+                case .delivered: outcome = .sent
+                case .deactivate(let why): outcome = .failed(reason: why, deactivate: true)
+                case .pause(let why):
+                    paused = why
+                    outcome = .release
+                case .retry, .keepTokenLongerAndRetry, .refreshTokenAndRetry, .reconnectAndRetry:
+                    outcome =
+                        start.attempts >= Self.maximumAttempts
+                        ? .failed(
+                            reason: "\(result.reason ?? "retry") after \(start.attempts) attempts", deactivate: false)
+                        : .retry(after: backoff.delay(attempt: start.attempts + 1) / .seconds(1))
+                case .neverRetry(let why): outcome = .failed(reason: why, deactivate: false)
+                }
+            }
+            return (start, result.status, outcome, result.reason)
+        }
+        return (records, paused)
+    }
+
+    private func sendToFCM(
+        _ claimed: [DeviceStart], client: FCMClient
+    ) async -> ([(start: DeviceStart, status: Int?, outcome: Devices.StartOutcome, reason: String?)], String?) {
+        let results = await client.send(claimed.map(FCMVerdict.message(for:)))
+        var paused: String?
+        let records = zip(claimed, results).map { start, result in
+            let (outcome, pause) = FCMVerdict.startOutcome(
+                result, for: start, backoff: backoff, maximumAttempts: Self.maximumAttempts)
+            if let pause { paused = pause }
+            return (start, result.status, outcome, FCMVerdict.reason(result))
+        }
+        return (records, paused)
     }
 }

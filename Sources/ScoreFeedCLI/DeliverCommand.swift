@@ -91,7 +91,22 @@ struct DeliverCommand: AsyncParsableCommand {
             let totals = try await withThrowingTaskGroup(of: Finished.self) { group in
                 group.addTask { .pushes(try await worker.run(untilEmpty: untilEmpty)) }
                 if let fcmWorker = fcmWorker {
-                    group.addTask { .fcm(try await fcmWorker.run(untilEmpty: untilEmpty)) }
+                    group.addTask {
+                        // Starts through FCM first, as on the APNs side.
+                        let starts = StartWorker(
+                            connection: fcmWorker.connection, transport: fcmWorker.transport, logger: Runtime.logger)
+                        let started = try await starts.run(untilEmpty: untilEmpty)
+                        if started.sent + started.failed > 0 {
+                            Output.error(
+                                "delivered \(started.sent) push-to-start(s) through FCM; \(started.failed) failed")
+                        }
+                        if let paused = started.paused {
+                            var round = DeliveryRound()
+                            round.paused = "push-to-start: \(paused)"
+                            return .fcm(round)
+                        }
+                        return .fcm(try await fcmWorker.run(untilEmpty: untilEmpty))
+                    }
                 }
                 group.addTask {
                     // Starts first: a game's start is planned before its updates.

@@ -36,9 +36,22 @@ struct DeviceCommand: AsyncParsableCommand {
         @Option(help: "Registered at this time (RFC 3339), e.g. before a past game a replay plays again.")
         var at: String?
 
+        @Option(help: "Start through Firebase Cloud Messaging, to this FCM registration token of the app.")
+        var fcmToken: String?
+
+        @Option(help: "Start through Firebase Cloud Messaging, to this Firebase Installation ID of the app.")
+        var fid: String?
+
         func run() async throws {
             guard let bundle = bundleId ?? Runtime.environment["SCOREFEED_APNS_BUNDLE_ID"], !bundle.isEmpty else {
                 throw CLIError("give --bundle-id or set SCOREFEED_APNS_BUNDLE_ID")
+            }
+            let fcm: FCMAddress?
+            switch (fcmToken, fid) {
+            case (let token?, nil): fcm = .token(token)
+            case (nil, let fid?): fcm = .fid(fid)
+            case (nil, nil): fcm = nil
+            case (.some, .some): throw ValidationError("give --fcm-token or --fid, not both")
             }
             var registeredAt = Date()
             if let at {
@@ -56,7 +69,7 @@ struct DeviceCommand: AsyncParsableCommand {
                 device = try await connection.withSession { session in
                     try Devices.register(
                         startToken: token, follows: follows, environment: environment, bundleId: bundle,
-                        channels: channels, at: at, in: session)
+                        channels: channels, fcm: fcm, at: at, in: session)
                 }
             } catch let error as ActivityError {
                 await connection.close()
@@ -65,7 +78,8 @@ struct DeviceCommand: AsyncParsableCommand {
             await connection.close()
             Output.line(
                 "registered device \(device.id): start token \(device.startToken.prefix(8))…, "
-                    + "\(device.environment.rawValue), follows \(device.follows.joined(separator: ","))")
+                    + "\(device.environment.rawValue), follows \(device.follows.joined(separator: ","))"
+                    + (device.fcm.map { ", through FCM (\($0.kind) \($0.value.prefix(8))…)" } ?? ""))
         }
     }
 
@@ -82,11 +96,12 @@ struct DeviceCommand: AsyncParsableCommand {
             }
             Output.write(
                 Table.render(
-                    header: ["ID", "TOKEN", "ENV", "FOLLOWS", "CHANNELS", "STATE"],
+                    header: ["ID", "TOKEN", "ENV", "FOLLOWS", "CHANNELS", "ROUTE", "STATE"],
                     rows: devices.map {
                         [
                             String($0.id), String($0.startToken.prefix(12)) + "…", $0.environment.rawValue,
                             $0.follows.joined(separator: ","), $0.channels ? "yes" : "no",
+                            $0.fcm == nil ? "apns" : "fcm",
                             $0.active ? "active" : "inactive",
                         ]
                     }))

@@ -32,13 +32,14 @@ struct ActivityRoutes {
         }
         let bundleId = try fields.string("bundleId")
         let channels = try fields.bool("channels", default: false)
+        let fcm = try Self.fcmAddress(fields, required: false)
         let pool = try await database.ready().pool
         let device: Device
         do {
             device = try await pool.transaction { tx in
                 try Devices.register(
                     startToken: token, follows: follows, environment: environment, bundleId: bundleId,
-                    channels: channels, at: Date(), in: tx)
+                    channels: channels, fcm: fcm, at: Date(), in: tx)
             }
         } catch let error as ActivityError {
             throw Self.invalid(error.field, error.reason)
@@ -49,6 +50,8 @@ struct ActivityRoutes {
                 "environment": .string(device.environment.rawValue), "bundleId": .string(device.bundleId),
                 "follow": .array(device.follows.map(JSONValue.string)), "channels": .bool(device.channels),
                 "registeredAt": .string(rfc3339(device.registeredAt)), "active": .bool(device.active),
+                "fcmToken": device.fcm?.kind == "token" ? .string(device.fcm!.value) : .null,
+                "fid": device.fcm?.kind == "fid" ? .string(device.fcm!.value) : .null,
             ]), status: .created)
     }
 

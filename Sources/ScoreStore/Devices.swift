@@ -15,6 +15,8 @@ public struct Device: Sendable, Equatable {
     public var channels: Bool
     public var registeredAt: Date
     public var active: Bool
+    /// The app's FCM registration when its starts go through FCM (`nil`: straight to APNs).
+    public var fcm: FCMAddress? = nil
 }
 
 /// A start planned for (device, game): one at most, ever.
@@ -31,6 +33,8 @@ public struct DeviceStart: Sendable, Equatable {
     public var lastStatus: Int?
     public var lastReason: String?
     public var activityId: Int?
+    /// The app's FCM registration when the start goes through FCM.
+    public var fcm: FCMAddress? = nil
 }
 
 /// Push-to-start devices and their starts.
@@ -39,12 +43,14 @@ public enum Devices {
     /// device in an hour; more are not planned.
     public static let startsPerHour = 10
 
-    /// Registers (or updates) a device's push-to-start token and what it follows.
+    /// Registers (or updates) a device's push-to-start token and what it follows; with `fcm`, its
+    /// starts go through FCM to that app registration.
     /// - Throws: ``ActivityError`` naming the field that is wrong.
     public static func register(
         startToken: String, follows: [String], environment: PushEnvironment, bundleId: String, channels: Bool,
-        at registeredAt: Date, in session: PostgresSession
+        fcm: FCMAddress? = nil, at registeredAt: Date, in session: PostgresSession
     ) throws -> Device {
+        let fcm = try fcm?.validated()
         guard !follows.isEmpty, follows.count <= 64 else {
             throw ActivityError(field: "follow", reason: "follow 1 to 64 teams or games")
         }
@@ -66,13 +72,15 @@ public enum Devices {
         return try decode(
             session.query(
                 """
-                INSERT INTO devices (start_token, environment, bundle_id, follows, channels, registered_at)
-                VALUES ($1, $2, $3, $4, $5, $6)
+                INSERT INTO devices (start_token, environment, bundle_id, follows, channels, registered_at, fcm_token,
+                                     fcm_kind)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
                 ON CONFLICT (start_token) DO UPDATE SET environment = EXCLUDED.environment,
                     bundle_id = EXCLUDED.bundle_id, follows = EXCLUDED.follows, channels = EXCLUDED.channels,
-                    active = true
+                    fcm_token = EXCLUDED.fcm_token, fcm_kind = EXCLUDED.fcm_kind, active = true
                 RETURNING \(columns)
-                """, [token, environment.rawValue, bundleId, follows, channels, registeredAt])[0])
+                """, [token, environment.rawValue, bundleId, follows, channels, registeredAt, fcm?.value, fcm?.kind])[0]
+        )
     }
 
     /// Every device, in registration order.
@@ -122,19 +130,22 @@ public enum Devices {
         ).affectedRows
     }
 
-    /// Claims up to `limit` due starts.
-    public static func claimStarts(limit: Int, lease: Int, in tx: PostgresSession) throws -> [DeviceStart] {
+    /// Claims up to `limit` due starts, those going through FCM or those going straight to APNs.
+    public static func claimStarts(
+        limit: Int, lease: Int, viaFCM: Bool = false, in tx: PostgresSession
+    ) throws -> [DeviceStart] {
         try tx.query(
             """
             WITH due AS (
-                SELECT id FROM device_starts WHERE state = 'pending' AND next_attempt_at <= now()
-                  AND (claimed_until IS NULL OR claimed_until < now())
-                ORDER BY next_attempt_at, id LIMIT $1 FOR UPDATE SKIP LOCKED
+                SELECT s.id FROM device_starts s JOIN devices dv ON dv.id = s.device_id
+                WHERE s.state = 'pending' AND s.next_attempt_at <= now()
+                  AND (s.claimed_until IS NULL OR s.claimed_until < now()) AND (dv.fcm_token IS NOT NULL) = $3
+                ORDER BY s.next_attempt_at, s.id LIMIT $1 FOR UPDATE OF s SKIP LOCKED
             )
             UPDATE device_starts s SET claimed_until = now() + make_interval(secs => $2), attempts = s.attempts + 1
             FROM due, devices d WHERE s.id = due.id AND d.id = s.device_id
             RETURNING \(startColumns)
-            """, [limit, lease]
+            """, [limit, lease, viaFCM]
         ).rows.map(decodeStart).sorted { $0.id < $1.id }
     }
 
@@ -193,9 +204,13 @@ public enum Devices {
             """, [startToken.lowercased(), gameId, activityId])
     }
 
-    /// How many starts wait (pending, due or not).
-    public static func pendingStarts(in session: PostgresSession) throws -> Int {
-        try session.query("SELECT count(*) AS n FROM device_starts WHERE state = 'pending'")[0].int("n")
+    /// How many starts wait (pending, due or not), of those going through FCM or straight to APNs.
+    public static func pendingStarts(viaFCM: Bool = false, in session: PostgresSession) throws -> Int {
+        try session.query(
+            """
+            SELECT count(*) AS n FROM device_starts s JOIN devices d ON d.id = s.device_id
+            WHERE s.state = 'pending' AND (d.fcm_token IS NOT NULL) = $1
+            """, [viaFCM])[0].int("n")
     }
 
     /// Every start of a game, in planning order.
@@ -208,7 +223,8 @@ public enum Devices {
         ).rows.map(decodeStart)
     }
 
-    private static let columns = "id, start_token, environment, bundle_id, follows, channels, registered_at, active"
+    private static let columns =
+        "id, start_token, environment, bundle_id, follows, channels, registered_at, active, fcm_token, fcm_kind"
 
     private static func decode(_ row: PostgresRow) throws -> Device {
         let follows = try row.string("follows").dropFirst().dropLast().split(separator: ",").map {
@@ -217,12 +233,13 @@ public enum Devices {
         return Device(
             id: try row.int("id"), startToken: try row.string("start_token"), environment: try row.value("environment"),
             bundleId: try row.string("bundle_id"), follows: follows, channels: try row.bool("channels"),
-            registeredAt: try row.date("registered_at"), active: try row.bool("active"))
+            registeredAt: try row.date("registered_at"), active: try row.bool("active"),
+            fcm: FCMAddress(kind: try row.text("fcm_kind"), value: try row.text("fcm_token")))
     }
 
     private static let startColumns = """
         s.id, s.device_id, s.game_id, d.start_token, d.environment, s.apns_id::text AS apns_id, s.payload, s.state,
-        s.attempts, s.last_status, s.last_reason, s.activity_id
+        s.attempts, s.last_status, s.last_reason, s.activity_id, d.fcm_token, d.fcm_kind
         """
 
     private static func decodeStart(_ row: PostgresRow) throws -> DeviceStart {
@@ -231,6 +248,7 @@ public enum Devices {
             startToken: try row.string("start_token"), environment: try row.value("environment"),
             apnsId: try row.string("apns_id"), payload: try row.string("payload"), state: try row.string("state"),
             attempts: try row.int("attempts"), lastStatus: try row.optionalInt("last_status"),
-            lastReason: try row.text("last_reason"), activityId: try row.optionalInt("activity_id"))
+            lastReason: try row.text("last_reason"), activityId: try row.optionalInt("activity_id"),
+            fcm: FCMAddress(kind: try row.text("fcm_kind"), value: try row.text("fcm_token")))
     }
 }

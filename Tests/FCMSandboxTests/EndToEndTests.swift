@@ -288,4 +288,15 @@ struct EndToEndTests {
             throws: FCMSandboxError(.invalidConfiguration, "the per-device limit must be at least 1")
         ) { try await FCMSandbox.start(.init(perDeviceLimitPerMinute: 0)) }
     }
+
+    @Test("a busy port is a bindFailed error saying so")
+    func busyPort() async throws {
+        let first = try await FCMSandbox.start(.init(), logger: Fixture.logger)
+        let error = await #expect(throws: FCMSandboxError.self) {
+            try await FCMSandbox.start(.init(port: first.port), logger: Fixture.logger)
+        }
+        #expect(error?.code == .bindFailed)
+        #expect(error?.message.contains("Address already in use") == true)
+        await first.stop()
+    }
 }

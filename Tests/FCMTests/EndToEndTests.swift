@@ -157,10 +157,10 @@ struct EndToEndTests {
         let configuration = FCMSandbox.Configuration(accessTokenLifetime: .seconds(60))
         try await Self.withSandbox(configuration, clock: clock) { sandbox, client in
             #expect(await client.send([Self.liveActivity(0)]).map(\.status) == [200])
-            clock.advance(by: 29)
+            clock.advance(by: 20)
             #expect(await client.send([Self.liveActivity(1)]).map(\.status) == [200])
             #expect(client.accessTokenFetches == 1)
-            clock.advance(by: 2)
+            clock.advance(by: 15)
             #expect(await client.send([Self.liveActivity(2)]).map(\.status) == [200])
             #expect(client.accessTokenFetches == 2)
             #expect(sandbox.issuedAccessTokens() == 2)

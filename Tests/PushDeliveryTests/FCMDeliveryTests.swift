@@ -5,6 +5,7 @@ import LiveActivity
 import PostgresClient
 import PushDelivery
 import Retry
+import ScoreDomain
 import ScoreFeedTesting
 import ScoreStore
 import Testing
@@ -124,7 +125,9 @@ struct FCMDeliveryTests {
                 let mine = pushes.filter { $0.fcm?.value == target }
                 #expect(mine.last { $0.state == "sent" }?.event == .end, "the end was sent, last")
                 let received = h.sandbox.accepted().filter { $0.target == target }
-                let ends = received.indices.filter { received[$0].body.contains(#""event":"end""#) || received[$0].body.contains(#""type":"end""#) }
+                let ends = received.indices.filter {
+                    received[$0].body.contains(#""event":"end""#) || received[$0].body.contains(#""type":"end""#)
+                }
                 #expect(ends == [received.count - 1], "one end, and nothing after it")
             }
         }
@@ -167,6 +170,64 @@ struct FCMDeliveryTests {
     }
 }
 
+extension FCMDeliveryTests {
+    @Test("a push-to-start device registered through FCM gets one start, through FCM; a lost answer is never re-sent")
+    func pushToStart() async throws {
+        try await FCMHarness.with { h in
+            let file = fixture("plain-nine.jsonl")
+            let first = try FeedFile.read(file)[0].message
+            guard case .gameScheduled(let home, _, let startsAt) = first.event else { return }
+            let tokens = [String(repeating: "e5", count: 32), String(repeating: "e6", count: 32)]
+            let registrations = ["fcm-start-device-0001:APA91bStart1", "fcm-start-device-0002:APA91bStart2"]
+            try await h.connection.withSession { session in
+                for (token, registration) in zip(tokens, registrations) {
+                    _ = try Devices.register(
+                        startToken: token, follows: [home.code], environment: .production,
+                        bundleId: "com.example.scores", channels: false, fcm: .token(registration),
+                        at: startsAt.addingTimeInterval(-900), in: session)
+                }
+            }
+            _ = try await Replayer(ingestor: Ingestor(connection: h.connection)).replay(files: [file]) { _, _ in }
+            // The APNs start worker leaves them alone.
+            #expect(try await h.connection.transaction { try Devices.claimStarts(limit: 10, lease: 1, in: $0) }.isEmpty)
+            var starts = StartWorker(connection: h.connection, transport: .fcm(h.client), logger: quietLogger)
+            starts.backoff = Backoff(base: .milliseconds(5), cap: .milliseconds(50))
+            let (sent, failed, paused) = try await starts.run(untilEmpty: true)
+            #expect((sent, failed) == (2, 0) && paused == nil)
+            for (token, registration) in zip(tokens, registrations) {
+                let received = h.sandbox.accepted().filter { $0.target == registration }
+                #expect(received.count == 1)
+                let apns = message(received.first?.body ?? "")["apns"] as? [String: Any]
+                #expect(apns?["live_activity_token"] as? String == token)
+                #expect((apns?["headers"] as? [String: String])?["apns-priority"] == "10")
+                #expect(received.first?.body.contains(#""event":"start""#) == true)
+            }
+            // A second game of the team: the connection drops with its starts on the wire; they are
+            // not sent again (a second start would be a duplicate on the lock screen).
+            let again = try FeedFile.read(file).map(\.message).map { message -> FeedMessage in
+                var copy = message
+                copy.id = "again-" + message.id
+                copy.gameId = message.gameId + "-2"
+                return copy
+            }
+            h.sandbox.inject(.drop, count: 1)
+            _ = try await Ingestor(connection: h.connection).ingest(again)
+            _ = try await Projector().step(h.connection)
+            let second = try await starts.run(untilEmpty: true)
+            #expect(second.sent + second.failed == 2 && second.failed >= 1)
+            let states = try await h.connection.withSession { try Devices.starts(gameId: first.gameId + "-2", in: $0) }
+            #expect(
+                states.filter { $0.state == "failed" }.allSatisfy {
+                    $0.lastReason?.contains("never two starts") == true
+                })
+            for registration in registrations {
+                let sentToIt = h.sandbox.messages().filter { $0.target == registration }
+                #expect(sentToIt.count <= 2, "one start per game, never two")
+            }
+        }
+    }
+}
+
 @Suite("FCMVerdict: what each FCM answer means")
 struct FCMVerdictTests {
     static let push: OutboxPush = {
@@ -184,7 +245,9 @@ struct FCMVerdictTests {
         var result: FCMResult
         var outcome: Outbox.Outcome
         var pauses: Bool
-        var testDescription: String { "\(result.status ?? 0) \(result.errorCode ?? "\(String(describing: result.failure))")" }
+        var testDescription: String {
+            "\(result.status ?? 0) \(result.errorCode ?? "\(String(describing: result.failure))")"
+        }
     }
 
     @Test(arguments: [
@@ -217,7 +280,8 @@ struct FCMVerdictTests {
     func decide(_ c: Case) {
         let backoff = Backoff(base: .seconds(1), cap: .seconds(1))
         let (outcome, pause) = FCMVerdict.decide(
-            c.result, for: Self.push, cancelled: false, backoff: backoff, now: Date(timeIntervalSince1970: 1_900_000_010),
+            c.result, for: Self.push, cancelled: false, backoff: backoff,
+            now: Date(timeIntervalSince1970: 1_900_000_010),
             unitRandom: 1)
         #expect(outcome == c.outcome)
         #expect((pause != nil) == c.pauses)
