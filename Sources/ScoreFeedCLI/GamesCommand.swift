@@ -107,15 +107,19 @@ struct PushesCommand: AsyncParsableCommand {
         }
         let rows = pushes.map { p in
             [
-                "\(p.activityId) \(APNsRedaction.token(p.pushToken))",
-                rfc3339(Date(timeIntervalSince1970: TimeInterval(p.timestamp))), p.event.rawValue, String(p.priority),
+                p.route == .android
+                    ? "\(p.activityId) android \(p.fcm.map { String($0.value.prefix(8)) + "…" } ?? "")"
+                    : "\(p.activityId) \(p.route == .fcm ? "fcm " : "")\(APNsRedaction.token(p.pushToken))",
+                p.route == .android
+                    ? "seq \(p.timestamp)" : rfc3339(Date(timeIntervalSince1970: TimeInterval(p.timestamp))),
+                p.event.rawValue, String(p.priority),
                 p.reason, p.state == "pending" ? "planned" : p.state, String(p.attempts),
                 p.lastStatus.map(String.init) ?? "-", PayloadSummary(p.payload).text,
             ]
         }
         Output.write(
             Table.render(
-                header: ["ACTIVITY", "TIMESTAMP", "EVENT", "PRIO", "REASON", "STATE", "TRIES", "APNS", "CONTENT"],
+                header: ["TARGET", "TIMESTAMP/SEQ", "EVENT", "PRIO", "REASON", "STATE", "TRIES", "STATUS", "CONTENT"],
                 rows: rows))
     }
 
@@ -130,6 +134,8 @@ struct PushesCommand: AsyncParsableCommand {
         line += ",\"lastStatus\":" + (push.lastStatus.map(String.init) ?? "null")
         line += ",\"payload\":" + push.payload + ",\"priority\":\(push.priority),\"reason\":"
         JSONValue.writeString(push.reason, to: &line)
+        line += ",\"route\":"
+        JSONValue.writeString(push.route.rawValue, to: &line)
         line += ",\"state\":"
         JSONValue.writeString(push.state == "pending" ? "planned" : push.state, to: &line)
         return line + ",\"timestamp\":\(push.timestamp)}"
@@ -141,8 +147,13 @@ struct PayloadSummary {
     let text: String
 
     init(_ payload: String) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any],
-            let aps = object["aps"] as? [String: Any],
+        let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any]
+        // An Android follower's data map: its chip and text.
+        if let chip = object?["chip"] as? String, let text = object?["text"] as? String {
+            self.text = "\(chip)  \(text)"
+            return
+        }
+        guard let object, let aps = object["aps"] as? [String: Any],
             let content = (aps["content-state"] as? [String: Any])?["status"] as? [String: Any]
         else {
             text = payload

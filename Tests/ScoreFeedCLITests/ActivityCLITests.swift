@@ -103,7 +103,7 @@ struct ActivityCLITests {
             #expect(rows.map { $0["apnsId"] as? String } == goldenRows.map { $0["apnsId"] as? String })
             #expect(rows.allSatisfy { $0["state"] as? String == "sent" && $0["attempts"] as? Int == 1 })
             let table = try await cli.run("pushes", "2026-06-03-CHC-STL")
-            #expect(table.stdout.contains("ACTIVITY") && table.stdout.contains("sent"))
+            #expect(table.stdout.contains("TARGET") && table.stdout.contains("sent"))
             // `activity show`: what became of one activity's pushes, and APNs' last answer.
             let mine = goldenRows.filter { $0["activity"] as? Int == 0 }.count
             let show = try await cli.run("activity", "show", activityTokens[0], "--json")

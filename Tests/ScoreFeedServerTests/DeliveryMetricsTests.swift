@@ -1,5 +1,7 @@
 import APNs
 import APNsSandbox
+import FCM
+import FCMSandbox
 import Foundation
 import ScoreFeedTesting
 import Testing
@@ -49,5 +51,57 @@ struct DeliveryMetricsTests {
             }
             try await client.shutdown()
         }
+    }
+}
+
+@Suite("serve delivers through FCM: an iOS activity registered with an FCM token and an Android follower")
+struct FCMServeTests {
+    @Test("both get their pushes through the local FCM server, the end last; metrics count them as target fcm")
+    func deliversThroughFCM() async throws {
+        let sandbox = try await FCMSandbox.start(FCMSandbox.Configuration(), logger: quietLogger)
+        let client = FCMClient(
+            configuration: try FCMConfiguration(
+                serviceAccount: try ServiceAccount(contentsOfFile: sandbox.serviceAccountPath), baseURL: sandbox.url,
+                additionalCAFile: sandbox.caCertificatePath),
+            requestTimeout: .seconds(30), logger: quietLogger)
+        let headers = [("Authorization", "Bearer \(appKey)"), ("Content-Type", "application/json")]
+        do {
+            try await withServer(fcm: client) { server in
+                #expect(try await server.ingest("[\(scheduled("g1"))]").status == 202)
+                let register = try await server.request(
+                    .POST, "/v1/games/g1/activities",
+                    body:
+                        #"{"pushToken":"\#(fcmActivityToken)","bundleId":"com.example.scores","fcmToken":"\#(fcmIOSRegistration)"}"#,
+                    headers: headers)
+                #expect(register.status == 201, "\(register.body)")
+                let follow = try await server.request(
+                    .POST, "/v1/followers", body: #"{"gameId":"g1","fcmToken":"\#(androidRegistration)"}"#,
+                    headers: headers)
+                #expect(follow.status == 201, "\(follow.body)")
+                #expect(
+                    try await server.ingest("[\(started("g1")),\(run("g1", 1)),\(final("g1"))]").status == 202)
+                var ends: [String] = []
+                for _ in 0..<400 where ends.count < 2 {
+                    ends = sandbox.accepted().filter {
+                        $0.body.contains(#""event":"end""#) || $0.body.contains(#""type":"end""#)
+                    }.compactMap(\.target)
+                    if ends.count < 2 { try await Task.sleep(for: .milliseconds(25)) }
+                }
+                #expect(Set(ends) == [fcmIOSRegistration, androidRegistration])
+                for target in [fcmIOSRegistration, androidRegistration] {
+                    let mine = sandbox.accepted().filter { $0.target == target }
+                    #expect(mine.count >= 2 && mine.last.map { ends.contains($0.target ?? "") } == true)
+                }
+                let metrics = try await server.request(.GET, "/metrics").body
+                #expect(
+                    metrics.contains(#"scorefeed_pushes_total{result="sent",reason="",target="fcm"} "#), "\(metrics)")
+            }
+        } catch {
+            await client.shutdown()
+            await sandbox.stop()
+            throw error
+        }
+        await client.shutdown()
+        await sandbox.stop()
     }
 }

@@ -1,5 +1,6 @@
 import APNs
 import AsyncHTTPClient
+import FCM
 import Foundation
 import Logging
 import NIOCore
@@ -63,7 +64,7 @@ struct RunningServer: Sendable {
 /// Runs `body` against a fresh server; the server is stopped afterwards.
 func withServer(
     maxBodyBytes: Int = 1 << 20, apns: APNsClient? = nil, channels: APNsChannelClient? = nil,
-    broadcasts: APNsClient? = nil,
+    broadcasts: APNsClient? = nil, fcm: FCMClient? = nil,
     streamMemory: Int = 4096,
     _ body: @Sendable (RunningServer) async throws -> Void
 ) async throws {
@@ -82,6 +83,7 @@ func withServer(
             streamMemory: streamMemory)
         if let channels { server.channels = { _ in channels } }
         if let broadcasts { server.broadcasts = { _ in broadcasts } }
+        server.fcm = fcm
         let (ports, found) = AsyncStream.makeStream(of: Int.self)
         let services = ServiceGroup(
             configuration: .init(services: [InProcess(server: server, found: found)], logger: quietLogger))
