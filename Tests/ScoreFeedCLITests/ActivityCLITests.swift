@@ -136,6 +136,87 @@ struct ActivityCLITests {
         }
     }
 
+    /// Starts `scorefeed SANDBOX --port 0 --dir DIR` and returns the process and its env file's settings.
+    static func startSandbox(_ command: String) async throws -> (Process, [String: String]) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(command)-\(UUID().uuidString)").path
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: try CLI.executable.path)
+        server.arguments = [command, "--port", "0", "--dir", dir]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        var env = ""
+        for _ in 0..<200 where env.isEmpty {
+            env = (try? String(contentsOfFile: "\(dir)/env", encoding: .utf8)) ?? ""
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        var settings: [String: String] = ["dir": dir]
+        for line in env.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { settings[parts[0]] = parts[1] }
+        }
+        return (server, settings)
+    }
+
+    @Test("through FCM from the command line: activity add --fcm-token, follower add|list|remove, replay --deliver")
+    func throughFCM() async throws {
+        let (apns, apnsEnv) = try await Self.startSandbox("apns-sandbox")
+        defer { apns.terminate() }
+        let (fcm, fcmEnv) = try await Self.startSandbox("fcm-sandbox")
+        defer { fcm.terminate() }
+        #expect(fcmEnv["SCOREFEED_FCM_URL"]?.hasPrefix("https://127.0.0.1:") == true, "\(fcmEnv)")
+        #expect(fcmEnv["SCOREFEED_FCM_CREDENTIALS"] != nil && fcmEnv["SCOREFEED_FCM_CA_FILE"] != nil)
+        try await TestDatabase.withSchema { url in
+            var cli = CLI(databaseURL: url)
+            for (name, value) in apnsEnv.merging(fcmEnv, uniquingKeysWith: { $1 }) where name != "dir" {
+                cli.environment[name] = value
+            }
+            let game = "2026-06-03-CHC-STL"
+            let at = "2026-06-03T23:50:00Z"
+            let added = try await cli.run(
+                "activity", "add", game, fcmActivityToken, "--fcm-token", fcmIOSRegistration, "--at", at,
+                "--allow-unknown-game")
+            #expect(added.status == 0 && added.stdout.contains("through FCM (token fcm-ios-…)"), "\(added)")
+            let followed = try await cli.run(
+                "follower", "add", game, androidRegistration, "--at", at, "--allow-unknown-game")
+            #expect(followed.status == 0 && followed.stdout.contains("follows game \(game)"), "\(followed)")
+            for (arguments, message) in [
+                (["follower", "add", game, "not a token", "--allow-unknown-game"], "fcmToken"),
+                (["follower", "add", game, "short", "--fid", "--allow-unknown-game"], "fid"),
+                (["follower", "add", game, androidRegistration], "no game"),
+                (["follower", "remove", game, "someone-else-0001"], "does not follow"),
+                (
+                    [
+                        "activity", "add", game, fcmActivityToken, "--fcm-token", fcmIOSRegistration, "--fid",
+                        "cAAAAAAAAAAAAAAAAAAAAA", "--allow-unknown-game",
+                    ], "not both"
+                ),
+            ] {
+                let run = try await cli.run(arguments)
+                #expect(run.status != 0, "\(arguments)")
+                #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+            }
+            let replay = try await cli.run(
+                "replay", fixture("delayed-postponed.jsonl"), "--out", "/dev/null", "--deliver")
+            #expect(replay.status == 0, "\(replay.stderr)")
+            let ios = try FCMDeliveryCount.golden("delayed-postponed")
+            let android = try String(contentsOfFile: fixture("delayed-postponed.android.jsonl"), encoding: .utf8)
+                .split(separator: "\n").count
+            #expect(replay.stderr.contains("delivered \(ios + android) push(es); 0 retried"), "\(replay.stderr)")
+            let log = try String(contentsOfFile: "\(fcmEnv["dir"]!)/messages.jsonl", encoding: .utf8)
+            #expect(log.split(separator: "\n").count == ios + android)
+            let list = try await cli.run("follower", "list", game, "--json")
+            let rows = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
+            #expect(rows.map { $0["fcmToken"] as? String } == [androidRegistration])
+            let removed = try await cli.run("follower", "remove", game, androidRegistration)
+            #expect(removed.status == 0, "\(removed.stderr)")
+            #expect(try await cli.run("follower", "list").stdout.contains("inactive (unfollowed)"))
+            let activities = try await cli.run("activity", "list", "--json")
+            let listed = try JSONSerialization.jsonObject(with: Data(activities.stdout.utf8)) as? [[String: Any]] ?? []
+            #expect(listed.map { $0["route"] as? String } == ["fcm"])
+        }
+    }
+
     @Test("a bad APNs setting fails before anything is replayed")
     func badAPNsSettings() async throws {
         try await TestDatabase.withSchema { url in
@@ -148,5 +229,14 @@ struct ActivityCLITests {
             let games = try await cli.run("games", "--json")
             #expect(games.stdout == "[]\n")
         }
+    }
+}
+
+/// How many pushes activity 0 of a fixture's golden stream gets (an activity registered 15 minutes
+/// before the first pitch, as the FCM one here).
+enum FCMDeliveryCount {
+    static func golden(_ name: String) throws -> Int {
+        try String(contentsOfFile: fixture("\(name).pushes.jsonl"), encoding: .utf8).split(separator: "\n")
+            .filter { $0.hasPrefix(#"{"activity":0,"#) }.count
     }
 }
