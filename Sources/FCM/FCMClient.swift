@@ -80,7 +80,7 @@ public final class FCMClient: Sendable {
     public func send(_ bodies: [String]) async -> [FCMResult] {
         guard !bodies.isEmpty else { return [] }
         guard let pool else {
-            return bodies.map { _ in FCMResult(failure: .transport("the TLS configuration is unusable")) }
+            return bodies.map { _ in FCMResult(failure: .notSent("the TLS configuration is unusable")) }
         }
         let deadline = NIODeadline.now() + TimeAmount(requestTimeout)
         var results = [FCMResult?](repeating: nil, count: bodies.count)
@@ -91,7 +91,13 @@ public final class FCMClient: Sendable {
             case .token(let value):
                 token = value
             case .failed(let failure):
-                for index in toSend { results[index] = FCMResult(failure: failure) }
+                // Without an access token nothing left: a failed exchange is `notSent` unless refused.
+                let notSent: FCMResult.Failure =
+                    switch failure {
+                    case .authorization: failure
+                    case .transport(let why), .notSent(let why): .notSent("no access token: \(why)")
+                    }
+                for index in toSend { results[index] = FCMResult(failure: notSent) }
                 toSend = []
                 continue
             }
@@ -145,7 +151,11 @@ public final class FCMClient: Sendable {
                 status: response.status, body: response.body.readableBytesView,
                 retryAfter: response.headers.first(name: "retry-after"), now: now)
         case .failure(let error):
-            return FCMResult(failure: .transport(error.description))
+            switch error.code {
+            case .notSent, .connectFailed, .shutDown: return FCMResult(failure: .notSent(error.description))
+            case .timeout, .connectionClosed, .streamReset, .cancelled:
+                return FCMResult(failure: .transport(error.description))
+            }
         }
     }
 

@@ -38,14 +38,19 @@ public struct FCMResult: Sendable, Equatable {
 
     /// Why a message got no usable answer.
     public enum Failure: Sendable, Equatable, CustomStringConvertible {
-        /// No answer: connect failure, timeout, closed connection (the message may be sent again).
+        /// No answer after the message was written: timeout, closed connection, reset stream (FCM may
+        /// have received it).
         case transport(String)
+        /// The message never left: the connection or the access token could not be had, the pool is shut
+        /// down (sending it later cannot make it twice).
+        case notSent(String)
         /// The OAuth token exchange was refused or the key is unusable: nothing was sent.
         case authorization(String)
 
         public var description: String {
             switch self {
             case .transport(let reason): "transport: \(reason)"
+            case .notSent(let reason): "not sent: \(reason)"
             case .authorization(let reason): "authorization: \(reason)"
             }
         }

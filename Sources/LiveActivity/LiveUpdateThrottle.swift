@@ -27,8 +27,21 @@ public struct LiveUpdateThrottle: Sendable, Equatable, Codable {
     private(set) var due: Date?
     public private(set) var ended = false
 
-    public init(followedAt: Date) {
+    /// - Parameter seq: the `seq` of the last message this device got for the game (it follows again
+    ///   after unfollowing): the next one is greater, so the app never drops it as old.
+    public init(followedAt: Date, seq: Int = 0) {
         self.followedAt = followedAt
+        self.seq = seq
+    }
+
+    /// The last `seq` sent.
+    public var lastSeq: Int { seq }
+
+    /// The Live Update's start: the game as it is when the device follows it, at once, so the app shows
+    /// it before the next change. Nothing for a game that is over (or when something was sent already).
+    public mutating func start(_ state: ScoreState, at now: Date, policy: ThrottlePolicy) -> [ActivityPush] {
+        guard !ended, lastSentAt == nil, !state.status.isEnded else { return [] }
+        return [send(state, event: .update, at: now, reason: .immediate, policy: policy)]
     }
 
     /// Takes one accepted change of the game and returns the messages due by `now`.

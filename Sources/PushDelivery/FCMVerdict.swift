@@ -38,6 +38,7 @@ public enum FCMVerdict {
     public static func reason(_ result: FCMResult) -> String? {
         switch result.failure {
         case .transport(let why): return "transport: \(why)"
+        case .notSent(let why): return "not sent: \(why)"
         case .authorization(let why): return "oauth: \(why)"
         case nil: return result.errorCode
         }
@@ -69,7 +70,7 @@ public enum FCMVerdict {
         switch result.failure {
         case .authorization(let why):
             return (.release(label: "paused"), "the OAuth token exchange was refused (\(why))")
-        case .transport:
+        case .transport, .notSent:
             return cancelled ? (.release(label: "released"), nil) : (retry(after: nil), nil)
         case nil:
             break
@@ -123,21 +124,24 @@ public enum FCMVerdict {
 
     /// What to record of a push-to-start sent through FCM, and the reason to pause, if any. The rules
     /// of the APNs path: a start whose answer was lost is never sent again (a second start would put
-    /// a duplicate on the lock screen; only a refused OAuth exchange, where nothing left, is safe to
-    /// send later); a gone registration retires the device; 429 and 5xx back off up to
-    /// `maximumAttempts`; a configuration error pauses.
+    /// a duplicate on the lock screen; one that never left is sent later, or released when the worker
+    /// stops); a gone registration retires the device; 429 and 5xx back off (honouring `Retry-After`) up
+    /// to `maximumAttempts`; a configuration error pauses.
     public static func startOutcome(
-        _ result: FCMResult, for start: DeviceStart, backoff: Backoff, maximumAttempts: Int
+        _ result: FCMResult, for start: DeviceStart, cancelled: Bool, backoff: Backoff, maximumAttempts: Int
     ) -> (outcome: Devices.StartOutcome, pause: String?) {
         if result.isSuccess { return (.sent, nil) }
         func retry(_ why: String) -> Devices.StartOutcome {
             start.attempts >= maximumAttempts
                 ? .failed(reason: "\(why) after \(start.attempts) attempts", deactivate: false)
-                : .retry(after: backoff.delay(attempt: start.attempts + 1) / .seconds(1))
+                : .retry(after: result.retryAfter ?? backoff.delay(attempt: start.attempts + 1) / .seconds(1))
         }
         switch result.failure {
         case .authorization(let why):
             return (.release, "the OAuth token exchange was refused (\(why))")
+        case .notSent(let why):
+            // It never left: safe to send later.
+            return (cancelled ? .release : retry("not sent (\(why))"), nil)
         case .transport(let why):
             return (.failed(reason: "no answer (\(why)): not sent again, never two starts", deactivate: false), nil)
         case nil:

@@ -165,6 +165,7 @@ struct ActivityCommand: AsyncParsableCommand {
                 var object: [String: Any] = [
                     "id": activity.id, "gameId": activity.gameId, "pushToken": activity.pushToken,
                     "active": activity.active, "frequentUpdates": activity.frequentUpdates,
+                    "route": activity.route.rawValue,
                     "pushes": ["pending", "sent", "superseded", "failed"].reduce(into: ["planned": delivery.planned]) {
                         $0[$1] = delivery.pushes[$1] ?? 0
                     },
@@ -187,7 +188,8 @@ struct ActivityCommand: AsyncParsableCommand {
             }
             let state = activity.active ? "active" : "inactive (\(activity.deactivatedReason ?? ""))"
             Output.line(
-                "activity \(activity.id) of \(activity.gameId), token \(activity.pushToken.prefix(8))…, \(state)")
+                "activity \(activity.id) of \(activity.gameId), token \(activity.pushToken.prefix(8))…, \(state)"
+                    + (activity.fcm.map { ", through FCM (\($0.kind) \($0.value.prefix(8))…)" } ?? ""))
             Output.line(
                 "pushes: \(delivery.planned) planned, \(delivery.pushes["sent"] ?? 0) sent, "
                     + "\(delivery.pushes["pending"] ?? 0) pending, \(delivery.pushes["superseded"] ?? 0) superseded, "

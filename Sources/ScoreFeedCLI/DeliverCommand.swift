@@ -51,110 +51,115 @@ struct DeliverCommand: AsyncParsableCommand {
     }
 
     private enum Finished: Sendable {
-        case pushes(DeliveryRound)
-        case fcm(DeliveryRound)
+        /// A push worker's totals, and the service it delivers to (`APNs`, `FCM`).
+        case pushes(DeliveryRound, via: String)
         case broadcasts(BroadcastRound)
-        case starts
+        /// A start worker stopped (it stops only when paused, or when nothing is left).
+        case starts(paused: String?)
         case scheduler
     }
 
-    /// Runs the push and broadcast workers with the configured APNs clients (also used by
-    /// `replay --deliver`), the tick scheduler beside them.
-    /// With FCM settings, the FCM worker runs beside them on a connection of its own; its totals are
-    /// added to the pushes' (a pause of either is reported).
+    /// Runs the delivery workers (also for `replay --deliver`), the tick scheduler beside them: with
+    /// APNs settings the push, push-to-start and broadcast workers to APNs; with FCM settings the push
+    /// worker (activities registered through FCM, Android followers) and the push-to-start worker to
+    /// FCM, on a connection of their own. At least one of the two must be configured (without either,
+    /// the APNs settings' error is thrown). Returns the pushes of both (a pause of any worker is
+    /// reported) and the broadcasts.
     static func deliver(
         _ connection: PostgresConnection, apns: APNsOptions, fcm: FCMOptions, untilEmpty: Bool
     ) async throws -> (DeliveryRound, BroadcastRound) {
         let fcmClient = try fcm.client(logger: Runtime.logger)
-        let fcmConnection: PostgresConnection? =
-            fcmClient == nil ? nil : try await PostgresConnection.connect(try await Runtime.databaseURL())
-        let fcmWorker: DeliveryWorker? =
-            if let fcmConnection, let fcmClient {
-                DeliveryWorker(connection: fcmConnection, transport: .fcm(fcmClient), logger: Runtime.logger)
-            } else {
-                nil
-            }
-        let clients = try PushClients(
-            try apns.configuration(), connections: try apns.connectionCount(),
-            channelsURL: try apns.channelsURLSetting(), broadcastURL: try apns.broadcastURLSetting(),
-            logger: Runtime.logger)
-        let worker = DeliveryWorker(connection: connection, client: { clients.client($0) }, logger: Runtime.logger)
+        let clients: PushClients? =
+            apns.isConfigured || fcmClient == nil
+            ? try PushClients(
+                try apns.configuration(), connections: try apns.connectionCount(),
+                channelsURL: try apns.channelsURLSetting(), broadcastURL: try apns.broadcastURLSetting(),
+                logger: Runtime.logger)
+            : nil
         let url = try await Runtime.databaseURL()
-        let broadcastConnection = try await PostgresConnection.connect(url)
-        let broadcaster = BroadcastWorker(
-            connection: broadcastConnection, client: { clients.broadcasts($0) }, logger: Runtime.logger)
-        let starter = StartWorker(
-            connection: broadcastConnection, client: { clients.client($0) }, logger: Runtime.logger)
+        var opened: [PostgresConnection] = []
+        func cleanUp() async {
+            for extra in opened { await extra.close() }
+            await clients?.shutdown()
+            await fcmClient?.shutdown()
+        }
         do {
-            // The tick scheduler runs beside the workers (as in `serve`): coalesced updates whose
-            // interval closed, and ends before Apple's 8-hour limit, go into the outbox on the wall clock.
+            // Each worker task: its own loop; `starts` then `then` (sequential until empty, so a game's
+            // start goes before its broadcasts in a replay; side by side otherwise, as they never end).
+            typealias Work = @Sendable () async throws -> Finished
+            var workers: [Work] = []
+            func startsThen(_ starts: StartWorker, label: String, _ then: @escaping Work) -> [Work] {
+                let runStarts: Work = {
+                    let started = try await starts.run(untilEmpty: untilEmpty)
+                    if started.sent + started.failed > 0 {
+                        Output.error("delivered \(started.sent) push-to-start(s)\(label); \(started.failed) failed")
+                    }
+                    return .starts(paused: started.paused.map { "push-to-start\(label): \($0)" })
+                }
+                guard untilEmpty else { return [runStarts, then] }
+                return [
+                    {
+                        if case .starts(let paused?) = try await runStarts() { return .starts(paused: paused) }
+                        return try await then()
+                    }
+                ]
+            }
+            if let clients {
+                let worker = DeliveryWorker(
+                    connection: connection, client: { clients.client($0) }, logger: Runtime.logger)
+                workers.append { .pushes(try await worker.run(untilEmpty: untilEmpty), via: "APNs") }
+                let broadcastConnection = try await PostgresConnection.connect(url)
+                opened.append(broadcastConnection)
+                let broadcaster = BroadcastWorker(
+                    connection: broadcastConnection, client: { clients.broadcasts($0) }, logger: Runtime.logger)
+                let starter = StartWorker(
+                    connection: broadcastConnection, client: { clients.client($0) }, logger: Runtime.logger)
+                workers += startsThen(starter, label: "") {
+                    .broadcasts(try await broadcaster.run(untilEmpty: untilEmpty))
+                }
+            }
+            if let fcmClient {
+                let fcmConnection = try await PostgresConnection.connect(url)
+                opened.append(fcmConnection)
+                let worker = DeliveryWorker(
+                    connection: fcmConnection, transport: .fcm(fcmClient), logger: Runtime.logger)
+                let starter = StartWorker(connection: fcmConnection, transport: .fcm(fcmClient), logger: Runtime.logger)
+                workers += startsThen(starter, label: " through FCM") {
+                    .pushes(try await worker.run(untilEmpty: untilEmpty), via: "FCM")
+                }
+            }
+            let tasks = workers
             let totals = try await withThrowingTaskGroup(of: Finished.self) { group in
-                group.addTask { .pushes(try await worker.run(untilEmpty: untilEmpty)) }
-                if let fcmWorker = fcmWorker {
-                    group.addTask {
-                        // Starts through FCM first, as on the APNs side.
-                        let starts = StartWorker(
-                            connection: fcmWorker.connection, transport: fcmWorker.transport, logger: Runtime.logger)
-                        let started = try await starts.run(untilEmpty: untilEmpty)
-                        if started.sent + started.failed > 0 {
-                            Output.error(
-                                "delivered \(started.sent) push-to-start(s) through FCM; \(started.failed) failed")
-                        }
-                        if let paused = started.paused {
-                            var round = DeliveryRound()
-                            round.paused = "push-to-start: \(paused)"
-                            return .fcm(round)
-                        }
-                        return .fcm(try await fcmWorker.run(untilEmpty: untilEmpty))
-                    }
-                }
-                group.addTask {
-                    // Starts first: a game's start is planned before its updates.
-                    let starts = try await starter.run(untilEmpty: untilEmpty)
-                    if starts.sent + starts.failed > 0 {
-                        Output.error("delivered \(starts.sent) push-to-start(s); \(starts.failed) failed")
-                    }
-                    return .broadcasts(try await broadcaster.run(untilEmpty: untilEmpty))
-                }
+                for work in tasks { group.addTask(operation: work) }
+                // The tick scheduler runs beside the workers (as in `serve`): coalesced updates whose
+                // interval closed, and ends before Apple's 8-hour limit, go into the outbox on the wall clock.
                 group.addTask {
                     try await PushScheduler.run(url: url, planner: PushPlanner(), logger: Runtime.logger)
                     return .scheduler
                 }
                 defer { group.cancelAll() }
-                var pushes: DeliveryRound?
-                var broadcasts: BroadcastRound?
-                var fcmPushes: DeliveryRound? = fcmWorker == nil ? DeliveryRound() : nil
-                func merged() -> DeliveryRound {
-                    var total = pushes ?? DeliveryRound()
-                    total.add(fcmPushes ?? DeliveryRound())
-                    total.paused = pushes?.paused.map { "APNs said \($0)" } ?? fcmPushes?.paused.map { "FCM: \($0)" }
-                    return total
-                }
+                var pushes = DeliveryRound()
+                var broadcasts = BroadcastRound()
+                var finished = 0
                 while let result = try await group.next() {
                     switch result {
-                    case .pushes(let total): pushes = total
-                    case .fcm(let total): fcmPushes = total
+                    case .pushes(let total, let via):
+                        pushes.add(total)
+                        pushes.paused = pushes.paused ?? total.paused.map { "\(via) said \($0)" }
                     case .broadcasts(let total): broadcasts = total
-                    case .scheduler, .starts: break
+                    case .starts(let paused): pushes.paused = pushes.paused ?? paused
+                    case .scheduler: continue
                     }
-                    // Until empty: every worker done. Otherwise the first that stops ends the run.
-                    if pushes != nil, fcmPushes != nil, let broadcasts { return (merged(), broadcasts) }
-                    if !untilEmpty, pushes != nil || broadcasts != nil || (fcmWorker != nil && fcmPushes != nil) {
-                        return (merged(), broadcasts ?? BroadcastRound())
-                    }
+                    finished += 1
+                    // Until empty: every worker done. Otherwise the first that stops (paused) ends the run.
+                    if finished == tasks.count || !untilEmpty { return (pushes, broadcasts) }
                 }
                 throw CancellationError()
             }
-            await broadcastConnection.close()
-            await clients.shutdown()
-            await fcmConnection?.close()
-            await fcmClient?.shutdown()
+            await cleanUp()
             return totals
         } catch {
-            await broadcastConnection.close()
-            await clients.shutdown()
-            await fcmConnection?.close()
-            await fcmClient?.shutdown()
+            await cleanUp()
             throw error
         }
     }

@@ -51,8 +51,9 @@ struct FollowerCommand: AsyncParsableCommand {
             let (game, allowUnknown, time) = (game, allowUnknownGame, followedAt)
             let connection = try await Runtime.openDatabase()
             let follower: Follower
+            let started: Bool
             do {
-                follower = try await connection.transaction { session in
+                (follower, started) = try await connection.transaction { session in
                     guard try allowUnknown || EventLog.hasStream(game, in: session) else {
                         throw CLIError(
                             "no game \"\(game)\" yet: no message of it has arrived; follow after the provider's "
@@ -66,7 +67,8 @@ struct FollowerCommand: AsyncParsableCommand {
             }
             await connection.close()
             Output.line(
-                "device \(follower.fcm.value.prefix(8))… follows game \(follower.gameId) (follower \(follower.id))")
+                "device \(follower.fcm.value.prefix(8))… follows game \(follower.gameId) (follower \(follower.id)"
+                    + (started ? ")" : ", already)"))
         }
     }
 

@@ -34,19 +34,22 @@ struct FollowerRoutes {
         }
         let pool = try await database.ready().pool
         let follower: Follower
+        let started: Bool
+        let policy = activities.planner.policy
         do {
-            follower = try await pool.transaction { [followedAt] tx in
+            (follower, started) = try await pool.transaction { [followedAt] tx in
                 guard try allowUnknown || EventLog.hasStream(gameId, in: tx) else {
                     throw APIError.notFound(
                         "no game \"\(gameId)\" yet: no message of it has arrived; send \"allowUnknownGame\": true "
                             + "if the provider will announce it later")
                 }
-                return try Followers.follow(gameId: gameId, fcm: address, at: followedAt, in: tx)
+                return try Followers.follow(gameId: gameId, fcm: address, at: followedAt, policy: policy, in: tx)
             }
         } catch let refusal as Followers.Refusal {
             throw APIError(.conflict, "too-many-games", refusal.description)
         }
-        return .json(Self.json(follower), status: .created)
+        // 201 when this request started the follow, 200 when the device already followed the game.
+        return .json(Self.json(follower), status: started ? .created : .ok)
     }
 
     /// `GET /v1/followers?gameId=…`: the followers (of one game), active first.
@@ -65,13 +68,25 @@ struct FollowerRoutes {
         return .json(.array(followers.map(Self.json)))
     }
 
-    /// `DELETE /v1/followers` `{"gameId", "fcmToken" | "fid"}`: the device stops following (unpin).
+    /// `DELETE /v1/followers?gameId=…&fcmToken=…` (or `&fid=…`, or the same as a JSON body): the device
+    /// stops following (unpin).
     func unfollow(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         try activities.authorize(request)
-        guard request.mediaType == "application/json" else {
-            throw APIError(.unsupportedMediaType, "unsupported-media-type", "send the unfollow as application/json")
+        // The follow is named by the query (`?gameId=…&fcmToken=…` or `&fid=…`), or by a JSON body.
+        let query = request.uri.queryParameters
+        let fields: ActivityRoutes.Fields
+        if query.get("gameId") != nil {
+            var members: [String: JSONValue] = [:]
+            for name in ["gameId", "fcmToken", "fid"] { members[name] = query.get(name).map(JSONValue.string) }
+            fields = ActivityRoutes.Fields(members: members)
+        } else {
+            guard request.mediaType == "application/json" else {
+                throw APIError(
+                    .unsupportedMediaType, "unsupported-media-type",
+                    "name the follow with ?gameId=…&fcmToken=… or send it as application/json")
+            }
+            fields = try ActivityRoutes.fields(try await request.collectBody(upTo: 16 * 1024, what: "an unfollow"))
         }
-        let fields = try ActivityRoutes.fields(try await request.collectBody(upTo: 16 * 1024, what: "an unfollow"))
         let gameId = try fields.string("gameId")
         let address = try ActivityRoutes.fcmAddress(fields, required: true)!
         let pool = try await database.ready().pool

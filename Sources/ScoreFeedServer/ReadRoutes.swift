@@ -119,6 +119,9 @@ struct ReadRoutes {
             "lastStatus": push.lastStatus.map(JSONValue.int) ?? .null,
             "lastReason": push.lastReason.map(JSONValue.string) ?? .null,
             "payload": (try? JSONValue.parse(Data(push.payload.utf8))) ?? .string(push.payload),
+            "route": .string(push.route.rawValue),
+            // The FCM registration (routes fcm and android), shortened like the push token without an app key.
+            "fcmTarget": push.fcm.map { .string(fullToken ? $0.value : APNsRedaction.token($0.value)) } ?? .null,
         ])
     }
 

@@ -103,7 +103,8 @@ public func registerFCMTargets(for file: String, _ connection: PostgresConnectio
         _ = try Activities.register(
             gameId: first.gameId, token: fcmActivityToken, environment: .production, bundleId: "com.example.scores",
             frequentUpdates: false, fcm: .token(fcmIOSRegistration), at: registeredAt, in: session)
-        _ = try Followers.follow(gameId: first.gameId, fcm: .token(androidRegistration), at: registeredAt, in: session)
+        _ = try Followers.follow(
+            gameId: first.gameId, fcm: .token(androidRegistration), at: registeredAt, in: session)
     }
 }
 

@@ -169,7 +169,12 @@ public enum Activities {
         guard result.count == 1 else {
             throw ActivityError(field: "pushToken", reason: "this token is already registered for another game")
         }
-        return try decode(result[0])
+        let activity = try decode(result[0])
+        // Registered again by another route (APNs <-> FCM): what still waits goes the new way.
+        try session.query(
+            "UPDATE activity_pushes SET route = $2 WHERE activity_id = $1 AND state = 'pending' AND route <> $2",
+            [activity.id, activity.route.rawValue])
+        return activity
     }
 
     /// Registers many activities of one game at once (one statement); tokens must be new.
@@ -223,7 +228,8 @@ public enum Activities {
     }
 
     /// Deactivates every target reached through this FCM registration (FCM said it is gone:
-    /// `UNREGISTERED`, `SENDER_ID_MISMATCH`) and fails their pending pushes, in one statement.
+    /// `UNREGISTERED`, `SENDER_ID_MISMATCH`) and fails their pending pushes, in one statement; a
+    /// push-to-start device registered through it is retired too.
     /// - Returns: how many targets it deactivated.
     @discardableResult
     public static func deactivate(fcmToken: String, reason: String, in session: PostgresSession) throws -> Int {
@@ -237,6 +243,8 @@ public enum Activities {
             ), failed AS (
                 UPDATE activity_pushes p SET state = 'failed', last_reason = 'activity inactive', claimed_until = NULL
                 FROM gone WHERE p.activity_id = gone.id AND p.state = 'pending'
+            ), devices AS (
+                UPDATE devices SET active = false WHERE fcm_token = $1 AND active
             )
             SELECT count(*) AS n FROM gone
             """, [fcmToken, reason])

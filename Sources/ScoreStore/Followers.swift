@@ -16,9 +16,10 @@ public struct Follower: Sendable, Equatable {
 
 /// Android followers: stored beside the Live Activities, planned by the same planner, delivered by FCM.
 public enum Followers {
-    /// How many games one device may follow at once: each followed game gets at most 12 messages a
-    /// minute (``ThrottlePolicy/liveUpdateInterval``), so a device stays far under FCM's 240.
-    public static let maximumPerDevice = 10
+    /// How many unfinished games one device may follow at once: each gets at most 12 messages a minute
+    /// (``ThrottlePolicy/liveUpdateInterval``, 5 s) and 720 an hour, so a device stays under FCM's 240 a
+    /// minute and 5,000 an hour (6 × 720 = 4,320) even if every game changed all the time.
+    public static let maximumPerDevice = 6
 
     /// Why a follow was refused beyond a bad field.
     public enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
@@ -27,42 +28,60 @@ public enum Followers {
         public var description: String {
             switch self {
             case .tooManyGames(let limit):
-                "this device already follows \(limit) games (the most at once); unfollow one first"
+                "this device already follows \(limit) games that are not over (the most at once); unfollow one first"
             }
         }
     }
 
-    /// A device follows a game from `followedAt` (changes before it send nothing). Following the same
-    /// game again returns the existing follow (reactivated when it was removed).
+    /// A device follows a game from `followedAt` (changes before it send nothing). When the game is
+    /// known and not over, its current state goes out at once: the Live Update's start. Following the
+    /// same game again returns the existing follow (reactivated when it was removed; its `seq` goes on
+    /// from the last message, so the app never takes a new message for an old one).
+    /// - Returns: the follower, and whether this call started the follow (`false`: it was active already).
     /// - Throws: ``ActivityError`` for a bad game id or address; ``Refusal`` past ``maximumPerDevice``.
     public static func follow(
-        gameId: String, fcm: FCMAddress, at followedAt: Date, in session: PostgresSession
-    ) throws -> Follower {
+        gameId: String, fcm: FCMAddress, at followedAt: Date, policy: ThrottlePolicy = ThrottlePolicy(),
+        in session: PostgresSession
+    ) throws -> (follower: Follower, started: Bool) {
         try Activities.validate(gameId: gameId)
         let fcm = try fcm.validated()
+        let existing = try session.query(
+            """
+            SELECT id, active, throttle_state FROM activities
+            WHERE route = 'android' AND game_id = $1 AND fcm_token = $2 FOR UPDATE
+            """, [gameId, fcm.value]
+        ).rows.first
+        if let existing, try existing.bool("active") {
+            let row = try session.query("SELECT \(columns) FROM activities WHERE id = $1", [try existing.int("id")])
+            return (try decode(row[0]), false)
+        }
         let others = try session.query(
-            "SELECT count(*) AS n FROM activities WHERE route = 'android' AND fcm_token = $1 AND active AND game_id <> $2",
-            [fcm.value, gameId])
+            """
+            SELECT count(*) AS n FROM activities
+            WHERE route = 'android' AND fcm_token = $1 AND active AND ended_at IS NULL AND game_id <> $2
+            """, [fcm.value, gameId])
         guard try others[0].int("n") < maximumPerDevice else { throw Refusal.tooManyGames(maximumPerDevice) }
-        let throttle = LiveUpdateThrottle(followedAt: followedAt)
+        let lastSeq = try existing.flatMap {
+            try LiveUpdateThrottle(storageText: try $0.string("throttle_state")).lastSeq
+        }
+        var throttle = LiveUpdateThrottle(followedAt: followedAt, seq: lastSeq ?? 0)
+        let current = try ScoreProjection.positioned(gameId: gameId, in: session).first
+        let pushes = current.map { throttle.start($0.state, at: followedAt, policy: policy) } ?? []
         let result = try session.query(
             """
             INSERT INTO activities (game_id, push_token, environment, bundle_id, registered_at, throttle_state,
-                                    planned_position, route, fcm_token, fcm_kind)
-            VALUES ($1, NULL, 'production', 'android', $2, $3,
-                    coalesce((SELECT position FROM score_states WHERE game_id = $1), 0), 'android', $4, $5)
+                                    planned_position, route, fcm_token, fcm_kind, next_deadline)
+            VALUES ($1, NULL, 'production', 'android', $2, $3, $4, 'android', $5, $6, NULL)
             ON CONFLICT (game_id, fcm_token) WHERE route = 'android' DO UPDATE SET
-                active = true, deactivated_reason = NULL, fcm_kind = EXCLUDED.fcm_kind,
-                planned_position = CASE WHEN activities.active THEN activities.planned_position
-                                        ELSE EXCLUDED.planned_position END,
-                throttle_state = CASE WHEN activities.active THEN activities.throttle_state
-                                      ELSE EXCLUDED.throttle_state END,
-                registered_at = CASE WHEN activities.active THEN activities.registered_at
-                                     ELSE EXCLUDED.registered_at END,
-                ended_at = CASE WHEN activities.active THEN activities.ended_at END
+                active = true, deactivated_reason = NULL, fcm_kind = EXCLUDED.fcm_kind, ended_at = NULL,
+                planned_position = EXCLUDED.planned_position, throttle_state = EXCLUDED.throttle_state,
+                registered_at = EXCLUDED.registered_at, next_deadline = NULL
             RETURNING \(columns)
-            """, [gameId, followedAt, throttle.storageText, fcm.value, fcm.kind])
-        return try decode(result[0])
+            """, [gameId, followedAt, throttle.storageText, current?.position ?? 0, fcm.value, fcm.kind])
+        let follower = try decode(result[0])
+        try ActivityPushes.insert(
+            pushes.map { PlannedPush(activityId: follower.id, gameId: gameId, position: nil, push: $0) }, in: session)
+        return (follower, true)
     }
 
     /// Followers, of one game or all, active first, in the order they followed.

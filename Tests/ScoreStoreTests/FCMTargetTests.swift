@@ -45,27 +45,68 @@ struct FCMTargetTests {
         }
     }
 
-    @Test("a device follows a game once, may unfollow (its pending messages fail), and follows at most 10 at once")
+    @Test(
+        "a device follows a game once, may unfollow (its pending messages fail) and follow again (seq goes on), and follows at most 6 unfinished games"
+    )
     func follow() async throws {
         try await withStore { connection in
             let at = Date(timeIntervalSince1970: 1_700_000_000)
             try await connection.withSession { s in
                 let first = try Followers.follow(gameId: "g1", fcm: .token(androidRegistration), at: at, in: s)
+                #expect(first.started)
                 let again = try Followers.follow(gameId: "g1", fcm: .token(androidRegistration), at: at, in: s)
-                #expect(first.id == again.id)
+                #expect(first.follower.id == again.follower.id && !again.started)
                 #expect(try Followers.list(in: s).count == 1)
                 #expect(try Activities.list(in: s).isEmpty, "followers are not Live Activities")
                 #expect(try Followers.unfollow(gameId: "g1", fcmToken: androidRegistration, in: s))
                 #expect(try !Followers.unfollow(gameId: "g1", fcmToken: androidRegistration, in: s))
                 let back = try Followers.follow(gameId: "g1", fcm: .token(androidRegistration), at: at, in: s)
-                #expect(back.id == first.id && back.active)
-                for game in 2...10 {
+                #expect(back.follower.id == first.follower.id && back.follower.active && back.started)
+                for game in 2...6 {
                     _ = try Followers.follow(gameId: "g\(game)", fcm: .token(androidRegistration), at: at, in: s)
                 }
-                #expect(throws: Followers.Refusal.tooManyGames(10)) {
-                    try Followers.follow(gameId: "g11", fcm: .token(androidRegistration), at: at, in: s)
+                #expect(throws: Followers.Refusal.tooManyGames(6)) {
+                    try Followers.follow(gameId: "g7", fcm: .token(androidRegistration), at: at, in: s)
                 }
+                // A game that is over no longer counts.
+                try s.query("UPDATE activities SET ended_at = now() WHERE game_id = 'g2'")
+                #expect(try Followers.follow(gameId: "g7", fcm: .token(androidRegistration), at: at, in: s).started)
             }
+        }
+    }
+
+    @Test(
+        "following a game in progress sends its state at once (the Live Update's start); following again after unfollowing goes on from the last seq"
+    )
+    func startAndSeq() async throws {
+        try await withStore { connection in
+            let file = fixture("plain-nine.jsonl")
+            let messages = try FeedFile.read(file).map(\.message)
+            let gameId = messages[0].gameId
+            // The first half of the game is projected before the device follows.
+            _ = try await Ingestor(connection: connection).ingest(Array(messages.prefix(messages.count / 2)))
+            _ = try await Projector().step(connection)
+            let at = messages[messages.count / 2].at
+            _ = try await connection.transaction {
+                try Followers.follow(gameId: gameId, fcm: .token(androidRegistration), at: at, in: $0)
+            }
+            var pushes = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            #expect(pushes.map(\.timestamp) == [1] && pushes.first?.route == .android)
+            #expect(pushes.first?.payload.contains(#""seq":"1""#) == true)
+            // The rest of the game, then unfollow and follow again: seq goes on.
+            _ = try await Ingestor(connection: connection).ingest(Array(messages.suffix(from: messages.count / 2)))
+            _ = try await Projector().step(connection)
+            pushes = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            #expect(pushes.map(\.timestamp) == Array(1...pushes.count))
+            #expect(pushes.last?.event == .end)
+            let last = pushes.count
+            _ = try await connection.transaction { tx in
+                try Followers.unfollow(gameId: gameId, fcmToken: androidRegistration, in: tx)
+                _ = try Followers.follow(gameId: gameId, fcm: .token(androidRegistration), at: Date(), in: tx)
+            }
+            let stored = try await connection.query(
+                "SELECT throttle_state FROM activities WHERE route = 'android'")[0].string("throttle_state")
+            #expect(try LiveUpdateThrottle(storageText: stored).lastSeq == last, "a game that is over sends nothing")
         }
     }
 
@@ -82,9 +123,10 @@ struct FCMTargetTests {
                 #expect { try Followers.follow(gameId: "g1", fcm: address, at: at, in: s) } throws: {
                     ($0 as? ActivityError)?.field == field
                 }
-                #expect { try Activities.register(
-                    gameId: "g1", token: fcmActivityToken, environment: .production, bundleId: "com.example.scores",
-                    frequentUpdates: false, fcm: address, at: at, in: s)
+                #expect {
+                    try Activities.register(
+                        gameId: "g1", token: fcmActivityToken, environment: .production, bundleId: "com.example.scores",
+                        frequentUpdates: false, fcm: address, at: at, in: s)
                 } throws: { ($0 as? ActivityError)?.field == field }
             }
             #expect(try await count("activities", connection) == 0)
@@ -106,7 +148,11 @@ struct FCMTargetTests {
                     .isEmpty)
             try await connection.transaction {
                 try Outbox.record(
-                    [.init(claimed[0], status: 404, reason: "UNREGISTERED", outcome: .deactivate(reason: "UNREGISTERED"))],
+                    [
+                        .init(
+                            claimed[0], status: 404, reason: "UNREGISTERED",
+                            outcome: .deactivate(reason: "UNREGISTERED"))
+                    ],
                     in: $0)
             }
             let followers = try await connection.withSession { try Followers.list(in: $0) }
