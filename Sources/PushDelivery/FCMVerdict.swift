@@ -128,13 +128,16 @@ public enum FCMVerdict {
     /// stops); a gone registration retires the device; 429 and 5xx back off (honouring `Retry-After`) up
     /// to `maximumAttempts`; a configuration error pauses.
     public static func startOutcome(
-        _ result: FCMResult, for start: DeviceStart, cancelled: Bool, backoff: Backoff, maximumAttempts: Int
+        _ result: FCMResult, for start: DeviceStart, cancelled: Bool, backoff: Backoff, maximumAttempts: Int,
+        unitRandom: Double
     ) -> (outcome: Devices.StartOutcome, pause: String?) {
         if result.isSuccess { return (.sent, nil) }
         func retry(_ why: String) -> Devices.StartOutcome {
             start.attempts >= maximumAttempts
                 ? .failed(reason: "\(why) after \(start.attempts) attempts", deactivate: false)
-                : .retry(after: result.retryAfter ?? backoff.delay(attempt: start.attempts + 1) / .seconds(1))
+                : .retry(
+                    after: result.retryAfter
+                        ?? backoff.delay(attempt: start.attempts + 1, unitRandom: unitRandom) / .seconds(1))
         }
         switch result.failure {
         case .authorization(let why):

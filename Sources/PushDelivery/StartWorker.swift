@@ -11,7 +11,7 @@ import ScoreStore
 /// second start would put a duplicate on the lock screen. Apple's response table otherwise: 429 and
 /// 5xx back off (at most 5 attempts), a gone or wrong token retires the device's start token, a
 /// configuration error pauses. With the FCM transport it delivers the starts of devices registered
-/// through FCM, by the same rules (``FCMVerdict/startOutcome(_:for:cancelled:backoff:maximumAttempts:)``).
+/// through FCM, by the same rules (``FCMVerdict/startOutcome(_:for:cancelled:backoff:maximumAttempts:unitRandom:)``).
 public struct StartWorker: Sendable {
     public let connection: PostgresConnection
     public let transport: DeliveryTransport
@@ -152,7 +152,8 @@ public struct StartWorker: Sendable {
         var paused: String?
         let records = zip(claimed, results).map { start, result in
             let (outcome, pause) = FCMVerdict.startOutcome(
-                result, for: start, cancelled: cancelled, backoff: backoff, maximumAttempts: Self.maximumAttempts)
+                result, for: start, cancelled: cancelled, backoff: backoff, maximumAttempts: Self.maximumAttempts,
+                unitRandom: Double.random(in: 0...1))
             if let pause { paused = pause }
             return (start, result.status, outcome, FCMVerdict.reason(result))
         }

@@ -35,6 +35,17 @@ public struct DeviceStart: Sendable, Equatable {
     public var activityId: Int?
     /// The app's FCM registration when the start goes through FCM.
     public var fcm: FCMAddress? = nil
+
+    public init(
+        id: Int, deviceId: Int, gameId: String, startToken: String, environment: PushEnvironment, apnsId: String,
+        payload: String, state: String, attempts: Int, lastStatus: Int?, lastReason: String?, activityId: Int?,
+        fcm: FCMAddress? = nil
+    ) {
+        (self.id, self.deviceId, self.gameId, self.startToken) = (id, deviceId, gameId, startToken)
+        (self.environment, self.apnsId, self.payload, self.state) = (environment, apnsId, payload, state)
+        (self.attempts, self.lastStatus, self.lastReason) = (attempts, lastStatus, lastReason)
+        (self.activityId, self.fcm) = (activityId, fcm)
+    }
 }
 
 /// Push-to-start devices and their starts.

@@ -276,6 +276,11 @@ struct FCMVerdictTests {
             result: FCMResult(failure: .authorization("invalid_grant")), outcome: .release(label: "paused"),
             pauses: true),
         Case(result: FCMResult(failure: .transport("connection reset")), outcome: .retry(after: 1), pauses: false),
+        Case(result: FCMResult(failure: .notSent("connect failed")), outcome: .retry(after: 1), pauses: false),
+        Case(result: FCMResult(status: 429, errorCode: "QUOTA_EXCEEDED"), outcome: .retry(after: 1), pauses: false),
+        Case(
+            result: FCMResult(status: 403, errorCode: "PERMISSION_DENIED"), outcome: .release(label: "paused"),
+            pauses: true),
     ])
     func decide(_ c: Case) {
         let backoff = Backoff(base: .seconds(1), cap: .seconds(1))
@@ -283,6 +288,54 @@ struct FCMVerdictTests {
             c.result, for: Self.push, cancelled: false, backoff: backoff,
             now: Date(timeIntervalSince1970: 1_900_000_010),
             unitRandom: 1)
+        #expect(outcome == c.outcome)
+        #expect((pause != nil) == c.pauses)
+    }
+
+    static let start = DeviceStart(
+        id: 1, deviceId: 1, gameId: "g1", startToken: String(repeating: "e5", count: 32), environment: .production,
+        apnsId: UUID().uuidString, payload: #"{"aps":{"event":"start"}}"#, state: "pending", attempts: 1,
+        lastStatus: nil, lastReason: nil, activityId: nil, fcm: .token("device-token-0001"))
+
+    struct StartCase: Sendable, CustomTestStringConvertible {
+        var result: FCMResult
+        var attempts: Int = 1
+        var cancelled = false
+        var outcome: Devices.StartOutcome
+        var pauses = false
+        var testDescription: String {
+            "\(result.status ?? 0) \(result.errorCode ?? "\(String(describing: result.failure))")"
+        }
+    }
+
+    @Test(
+        "push-to-start through FCM: a lost answer is never re-sent, one that never left is, Retry-After is honoured",
+        arguments: [
+            StartCase(result: FCMResult(status: 200), outcome: .sent),
+            StartCase(
+                result: FCMResult(failure: .transport("closed")),
+                outcome: .failed(reason: "no answer (closed): not sent again, never two starts", deactivate: false)),
+            StartCase(result: FCMResult(failure: .notSent("connect failed")), outcome: .retry(after: 1)),
+            StartCase(result: FCMResult(failure: .notSent("connect failed")), cancelled: true, outcome: .release),
+            StartCase(
+                result: FCMResult(status: 429, errorCode: "QUOTA_EXCEEDED", retryAfter: 30), outcome: .retry(after: 30)
+            ),
+            StartCase(
+                result: FCMResult(status: 503, errorCode: "UNAVAILABLE"), attempts: 5,
+                outcome: .failed(reason: "UNAVAILABLE after 5 attempts", deactivate: false)),
+            StartCase(
+                result: FCMResult(status: 404, errorCode: "UNREGISTERED"),
+                outcome: .failed(reason: "UNREGISTERED", deactivate: true)),
+            StartCase(
+                result: FCMResult(status: 401, errorCode: "THIRD_PARTY_AUTH_ERROR"), outcome: .release, pauses: true),
+            StartCase(result: FCMResult(failure: .authorization("invalid_grant")), outcome: .release, pauses: true),
+        ])
+    func startOutcome(_ c: StartCase) {
+        var start = Self.start
+        start.attempts = c.attempts
+        let (outcome, pause) = FCMVerdict.startOutcome(
+            c.result, for: start, cancelled: c.cancelled, backoff: Backoff(base: .seconds(1), cap: .seconds(1)),
+            maximumAttempts: 5, unitRandom: 1)
         #expect(outcome == c.outcome)
         #expect((pause != nil) == c.pauses)
     }

@@ -23,6 +23,7 @@ struct FollowerRouteTests {
             #expect(created.object["fid"] is NSNull && created.object["active"] as? Bool == true)
             let again = try await server.request(.POST, "/v1/followers", body: body, headers: [auth, json])
             #expect(again.object["id"] as? Int == created.object["id"] as? Int, "following twice is one follow")
+            #expect(again.status == 200, "already following: 200, not 201")
             for (bad, field) in [
                 (#"{"fcmToken":"\#(androidRegistration)"}"#, "gameId"),
                 (#"{"gameId":"g1","allowUnknownGame":true}"#, "fcmToken"),
@@ -43,6 +44,10 @@ struct FollowerRouteTests {
             #expect(list.status == 200)
             #expect((list.json as? [[String: Any]])?.count == 1)
             let unfollow = #"{"gameId":"g1","fcmToken":"\#(androidRegistration)"}"#
+            let byQuery = try await server.request(
+                .DELETE, "/v1/followers?gameId=g1&fcmToken=\(androidRegistration)", headers: [auth])
+            #expect(byQuery.status == 204, "\(byQuery.body)")
+            #expect(try await server.request(.POST, "/v1/followers", body: body, headers: [auth, json]).status == 201)
             let removed = try await server.request(.DELETE, "/v1/followers", body: unfollow, headers: [auth, json])
             #expect(removed.status == 204)
             let twice = try await server.request(.DELETE, "/v1/followers", body: unfollow, headers: [auth, json])

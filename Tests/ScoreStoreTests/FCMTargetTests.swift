@@ -166,4 +166,30 @@ struct FCMTargetTests {
             #expect(try await connection.withSession { try Activities.list(in: $0) }.map(\.active) == [true])
         }
     }
+
+    @Test("an activity registered again through FCM (or back to APNs) moves the pushes still waiting to the new route")
+    func moveRoute() async throws {
+        try await withStore { connection in
+            let file = fixture("plain-nine.jsonl")
+            try await registerActivities(for: file, connection)
+            _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+            let gameId = try FeedFile.read(file)[0].message.gameId
+            func routes() async throws -> Set<PushRoute> {
+                Set(
+                    try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+                        .filter { $0.pushToken == activityTokens[0] && $0.state == "pending" }.map(\.route))
+            }
+            #expect(try await routes() == [.apns])
+            try await connection.withSession { s in
+                _ = try Activities.register(
+                    gameId: gameId, token: activityTokens[0], environment: .production, bundleId: "com.example.scores",
+                    frequentUpdates: false, fcm: .token(fcmIOSRegistration), at: Date(), in: s)
+            }
+            #expect(try await routes() == [.fcm])
+            let claimed = try await connection.transaction {
+                try Outbox.claim(limit: 1, lease: 30, routes: [.fcm, .android], in: $0)
+            }
+            #expect(claimed.first?.fcm == .token(fcmIOSRegistration))
+        }
+    }
 }
