@@ -36,36 +36,19 @@ struct ActivityCommand: AsyncParsableCommand {
         @Flag(help: "Register it although no message of the game arrived yet (the provider will announce it later).")
         var allowUnknownGame = false
 
-        @Option(help: "Deliver through Firebase Cloud Messaging to this FCM registration token of the app.")
-        var fcmToken: String?
-
-        @Option(help: "Deliver through Firebase Cloud Messaging to this Firebase Installation ID of the app.")
-        var fid: String?
+        @OptionGroup var fcm: FCMAddressOptions
 
         func run() async throws {
             guard let bundle = bundleId ?? Runtime.environment["SCOREFEED_APNS_BUNDLE_ID"], !bundle.isEmpty else {
                 throw ValidationError("give --bundle-id or set SCOREFEED_APNS_BUNDLE_ID")
             }
-            let fcm: FCMAddress?
-            switch (fcmToken, fid) {
-            case (let token?, nil): fcm = .token(token)
-            case (nil, let fid?): fcm = .fid(fid)
-            case (nil, nil): fcm = nil
-            case (.some, .some): throw ValidationError("give --fcm-token or --fid, not both")
-            }
+            let fcm = try self.fcm.address()
             do {
                 _ = try Activities.validate(gameId: game, token: token, bundleId: bundle)
-                _ = try fcm?.validated()
             } catch {
                 throw ValidationError(error.description)
             }
-            var registered = Date()
-            if let at {
-                guard let parsed = parseRFC3339(at) else {
-                    throw ValidationError("--at must be an RFC 3339 timestamp such as 2026-05-12T23:55:00Z")
-                }
-                registered = parsed
-            }
+            let registered = try Runtime.time(at: at)
             let (game, token, environment, frequent, registeredAt, allowUnknown) = (
                 game, token, sandbox ? PushEnvironment.sandbox : .production, frequent, registered, allowUnknownGame
             )
@@ -81,7 +64,7 @@ struct ActivityCommand: AsyncParsableCommand {
                     fcm: fcm, at: registeredAt, in: session)
             }
             await connection.close()
-            let via = activity.fcm.map { ", through FCM (\($0.kind) \($0.value.prefix(8))…)" } ?? ""
+            let via = activity.fcm.map(\.throughFCM) ?? ""
             Output.line(
                 "registered activity \(activity.id) for game \(activity.gameId): token \(activity.pushToken.prefix(8))…, "
                     + "\(activity.environment.rawValue), \(activity.bundleId)\(activity.frequentUpdates ? ", frequent updates" : "")"
@@ -189,7 +172,7 @@ struct ActivityCommand: AsyncParsableCommand {
             let state = activity.active ? "active" : "inactive (\(activity.deactivatedReason ?? ""))"
             Output.line(
                 "activity \(activity.id) of \(activity.gameId), token \(activity.pushToken.prefix(8))…, \(state)"
-                    + (activity.fcm.map { ", through FCM (\($0.kind) \($0.value.prefix(8))…)" } ?? ""))
+                    + (activity.fcm.map(\.throughFCM) ?? ""))
             Output.line(
                 "pushes: \(delivery.planned) planned, \(delivery.pushes["sent"] ?? 0) sent, "
                     + "\(delivery.pushes["pending"] ?? 0) pending, \(delivery.pushes["superseded"] ?? 0) superseded, "

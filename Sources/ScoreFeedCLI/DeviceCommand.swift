@@ -36,28 +36,14 @@ struct DeviceCommand: AsyncParsableCommand {
         @Option(help: "Registered at this time (RFC 3339), e.g. before a past game a replay plays again.")
         var at: String?
 
-        @Option(help: "Start through Firebase Cloud Messaging, to this FCM registration token of the app.")
-        var fcmToken: String?
-
-        @Option(help: "Start through Firebase Cloud Messaging, to this Firebase Installation ID of the app.")
-        var fid: String?
+        @OptionGroup var fcm: FCMAddressOptions
 
         func run() async throws {
             guard let bundle = bundleId ?? Runtime.environment["SCOREFEED_APNS_BUNDLE_ID"], !bundle.isEmpty else {
                 throw CLIError("give --bundle-id or set SCOREFEED_APNS_BUNDLE_ID")
             }
-            let fcm: FCMAddress?
-            switch (fcmToken, fid) {
-            case (let token?, nil): fcm = .token(token)
-            case (nil, let fid?): fcm = .fid(fid)
-            case (nil, nil): fcm = nil
-            case (.some, .some): throw ValidationError("give --fcm-token or --fid, not both")
-            }
-            var registeredAt = Date()
-            if let at {
-                guard let date = parseRFC3339(at) else { throw CLIError("--at \(at) is not an RFC 3339 time") }
-                registeredAt = date
-            }
+            let fcm = try self.fcm.address()
+            let registeredAt = try Runtime.time(at: at)
             let follows = follow.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             let (token, environment, channels) = (
                 startToken, sandbox ? PushEnvironment.sandbox : .production, self.channels
@@ -79,7 +65,7 @@ struct DeviceCommand: AsyncParsableCommand {
             Output.line(
                 "registered device \(device.id): start token \(device.startToken.prefix(8))…, "
                     + "\(device.environment.rawValue), follows \(device.follows.joined(separator: ","))"
-                    + (device.fcm.map { ", through FCM (\($0.kind) \($0.value.prefix(8))…)" } ?? ""))
+                    + (device.fcm.map(\.throughFCM) ?? ""))
         }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import FCM
 import Foundation
 import Logging
+import ScoreStore
 
 /// Firebase Cloud Messaging settings: flags, falling back to the `SCOREFEED_FCM_*` environment variables.
 struct FCMOptions: ParsableArguments {
@@ -41,4 +42,35 @@ struct FCMOptions: ParsableArguments {
     func client(logger: Logger) throws -> FCMClient? {
         try configuration().map { FCMClient(configuration: $0, logger: logger) }
     }
+}
+
+/// `--fcm-token` / `--fid` of a registration: the app is reached through Firebase Cloud Messaging.
+struct FCMAddressOptions: ParsableArguments {
+    @Option(help: "Reach the app through Firebase Cloud Messaging, at this FCM registration token.")
+    var fcmToken: String?
+
+    @Option(help: "Reach the app through Firebase Cloud Messaging, at this Firebase Installation ID.")
+    var fid: String?
+
+    /// The address given (checked), `nil` when neither option is.
+    /// - Throws: `ValidationError` for both options at once or a malformed value.
+    func address() throws -> FCMAddress? {
+        let address: FCMAddress?
+        switch (fcmToken, fid) {
+        case (let token?, nil): address = .token(token)
+        case (nil, let fid?): address = .fid(fid)
+        case (nil, nil): address = nil
+        case (.some, .some): throw ValidationError("give --fcm-token or --fid, not both")
+        }
+        do {
+            return try address?.validated()
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}
+
+extension FCMAddress {
+    /// `, through FCM (token abcdefgh…)`, for the lines that show a registration.
+    var throughFCM: String { ", through FCM (\(kind) \(value.prefix(8))…)" }
 }

@@ -41,13 +41,7 @@ struct FollowerCommand: AsyncParsableCommand {
             } catch {
                 throw ValidationError(error.description)
             }
-            var followedAt = Date()
-            if let at {
-                guard let parsed = parseRFC3339(at) else {
-                    throw ValidationError("--at must be an RFC 3339 timestamp such as 2026-05-12T23:55:00Z")
-                }
-                followedAt = parsed
-            }
+            let followedAt = try Runtime.time(at: at)
             let (game, allowUnknown, time) = (game, allowUnknownGame, followedAt)
             let connection = try await Runtime.openDatabase()
             let follower: Follower

@@ -1,7 +1,9 @@
+import ArgumentParser
 import Foundation
 import LocalPostgres
 import Logging
 import PostgresClient
+import ScoreDomain
 import ScoreStore
 
 /// What every command shares: the environment, the logger, and how to reach the database.
@@ -9,6 +11,16 @@ package enum Runtime {
     package static var environment: [String: String] { ProcessInfo.processInfo.environment }
 
     package static let logger = Logger(label: "scorefeed")
+
+    /// The time of an `--at` option (now when it is not given).
+    /// - Throws: `ValidationError` when it is not RFC 3339.
+    static func time(at text: String?) throws -> Date {
+        guard let text else { return Date() }
+        guard let date = parseRFC3339(text) else {
+            throw ValidationError("--at must be an RFC 3339 timestamp such as 2026-05-12T23:55:00Z, not \"\(text)\"")
+        }
+        return date
+    }
 
     /// The database URL: `SCOREFEED_DATABASE_URL` when set, else the embedded cluster, started on demand.
     package static func databaseURL() async throws -> String {

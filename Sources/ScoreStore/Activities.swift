@@ -211,20 +211,7 @@ public enum Activities {
     /// Returns `false` when no such active activity exists.
     @discardableResult
     public static func deactivate(token: String, reason: String, in session: PostgresSession) throws -> Bool {
-        let result = try session.query(
-            """
-            WITH gone AS (
-                UPDATE activities SET active = false, deactivated_reason = $2, ended_at = coalesce(ended_at, now()),
-                                      next_deadline = NULL
-                WHERE push_token = $1 AND active
-                RETURNING id
-            ), failed AS (
-                UPDATE activity_pushes p SET state = 'failed', last_reason = 'activity inactive', claimed_until = NULL
-                FROM gone WHERE p.activity_id = gone.id AND p.state = 'pending'
-            )
-            SELECT count(*) AS n FROM gone
-            """, [token.lowercased(), reason])
-        return try result[0].int("n") == 1
+        try deactivate(where: "push_token = $2", [token.lowercased()], reason: reason, in: session) == 1
     }
 
     /// Deactivates every target reached through this FCM registration (FCM said it is gone:
@@ -233,21 +220,31 @@ public enum Activities {
     /// - Returns: how many targets it deactivated.
     @discardableResult
     public static func deactivate(fcmToken: String, reason: String, in session: PostgresSession) throws -> Int {
+        try deactivate(
+            where: "fcm_token = $2", [fcmToken], reason: reason,
+            also: "UPDATE devices SET active = false WHERE fcm_token = $2 AND active", in: session)
+    }
+
+    /// Deactivates the active targets matching `condition` (over `$2`, `$3`, … = `parameters`; `$1` is
+    /// the reason) and fails their pending pushes in one statement, running `also` in it too.
+    /// - Returns: how many targets it deactivated.
+    static func deactivate(
+        where condition: String, _ parameters: [any PostgresEncodable], reason: String, also: String? = nil,
+        in session: PostgresSession
+    ) throws -> Int {
         let result = try session.query(
             """
             WITH gone AS (
-                UPDATE activities SET active = false, deactivated_reason = $2, ended_at = coalesce(ended_at, now()),
+                UPDATE activities SET active = false, deactivated_reason = $1, ended_at = coalesce(ended_at, now()),
                                       next_deadline = NULL
-                WHERE fcm_token = $1 AND active
+                WHERE \(condition) AND active
                 RETURNING id
             ), failed AS (
                 UPDATE activity_pushes p SET state = 'failed', last_reason = 'activity inactive', claimed_until = NULL
                 FROM gone WHERE p.activity_id = gone.id AND p.state = 'pending'
-            ), devices AS (
-                UPDATE devices SET active = false WHERE fcm_token = $1 AND active
-            )
+            )\(also.map { ", also AS (\($0))" } ?? "")
             SELECT count(*) AS n FROM gone
-            """, [fcmToken, reason])
+            """, [reason] + parameters)
         return try result[0].int("n")
     }
 

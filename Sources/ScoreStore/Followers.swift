@@ -98,20 +98,9 @@ public enum Followers {
     /// ones failed. Returns `false` when it did not follow it.
     @discardableResult
     public static func unfollow(gameId: String, fcmToken: String, in session: PostgresSession) throws -> Bool {
-        let result = try session.query(
-            """
-            WITH gone AS (
-                UPDATE activities SET active = false, deactivated_reason = 'unfollowed',
-                                      ended_at = coalesce(ended_at, now()), next_deadline = NULL
-                WHERE route = 'android' AND game_id = $1 AND fcm_token = $2 AND active
-                RETURNING id
-            ), failed AS (
-                UPDATE activity_pushes p SET state = 'failed', last_reason = 'activity inactive', claimed_until = NULL
-                FROM gone WHERE p.activity_id = gone.id AND p.state = 'pending'
-            )
-            SELECT count(*) AS n FROM gone
-            """, [gameId, fcmToken])
-        return try result[0].int("n") == 1
+        try Activities.deactivate(
+            where: "route = 'android' AND game_id = $2 AND fcm_token = $3", [gameId, fcmToken], reason: "unfollowed",
+            in: session) == 1
     }
 
     static let columns = "id, game_id, fcm_token, fcm_kind, registered_at, ended_at, active, deactivated_reason"

@@ -89,7 +89,10 @@ struct LiveUpdateTests {
                 == #"{"away":"TEX","awayScore":"4","bases":"","chip":"4-5 B11","gameId":"g1","half":"bottom","home":"ANA","homeScore":"5","inning":"11","outs":"2","progress":"21","progressMax":"22","seq":"7","status":"inprogress","text":"Bottom 11th, 2 outs","title":"TEX 4 – 5 ANA","type":"update","updatedAt":"1554145200"}"#
         )
         let parsed = try JSONValue.parse(Data(json.utf8))
-        guard case .object(let members) = parsed else { Issue.record("not an object"); return }
+        guard case .object(let members) = parsed else {
+            Issue.record("not an object")
+            return
+        }
         #expect(members.values.allSatisfy { if case .string = $0 { true } else { false } })
         #expect(LiveUpdate.chip(T.state(.scheduled)) == "PRE")
         #expect(LiveUpdate.chip(T.state(.postponed)) == "PPD")
