@@ -17,7 +17,7 @@ struct DeliverCommand: AsyncParsableCommand {
             records every attempt. 410 and bad-token answers deactivate the activity; 429 and 5xx retry \
             with exponential backoff and jitter; 413 is never retried (a bug, logged); an invalid \
             provider token pauses delivery and exits with an error. With FCM settings \
-            (SCOREFEED_FCM_CREDENTIALS), a second worker delivers the activities registered through FCM \
+            (SCOREFEED_FCM_CREDENTIALS; APNs settings are then optional), FCM workers deliver the activities and push-to-start devices registered through FCM \
             and the Android followers: UNREGISTERED and SENDER_ID_MISMATCH deactivate, QUOTA_EXCEEDED \
             honours Retry-After, UNAVAILABLE and INTERNAL retry, INVALID_ARGUMENT fails the push, \
             THIRD_PARTY_AUTH_ERROR and a refused OAuth exchange pause FCM delivery.

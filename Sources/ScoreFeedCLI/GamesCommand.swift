@@ -84,7 +84,8 @@ struct PushesCommand: AsyncParsableCommand {
         discussion: """
             One row per push in planning order: the activity (id and shortened token), timestamp, event, \
             priority, why it went out (immediate, coalesced, final, lifetime), its state in the outbox \
-            (planned, sent, failed), attempts and APNs' last status, and what it shows.
+            (planned, sent, failed), attempts and the service's last status (APNs or FCM), and what it shows; \
+            TARGET names the route (an FCM activity, an Android follower by its seq).
             """)
 
     @Argument(help: "The game id.")

@@ -57,7 +57,10 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(help: "Retrosheet: skip a game that breaks the spec and go on with the next one.")
     var keepGoing = false
 
-    @Flag(help: "Then deliver the activities' pushes to APNs until none is left (settings: --apns-*).")
+    @Flag(
+        help:
+            "Then deliver the registered targets' pushes until none is left: to APNs (--apns-*) and, with FCM settings, through FCM (--fcm-*)."
+    )
     var deliver = false
 
     @OptionGroup var apns: APNsOptions
@@ -71,9 +74,9 @@ struct ReplayCommand: AsyncParsableCommand {
 
     func run() async throws {
         let started = ContinuousClock.now
-        if deliver {  // a bad APNs or FCM setting fails before anything is stored
-            _ = try apns.configuration()
-            _ = try fcm.configuration()
+        if deliver {  // a bad APNs or FCM setting fails before anything is stored (APNs may be left out with FCM)
+            let viaFCM = try fcm.configuration() != nil
+            if apns.isConfigured || !viaFCM { _ = try apns.configuration() }
         }
         let sink = try CommandSink(path: out)
         let connection = try await Runtime.openDatabase()

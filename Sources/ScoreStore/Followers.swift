@@ -16,7 +16,7 @@ public struct Follower: Sendable, Equatable {
 
 /// Android followers: stored beside the Live Activities, planned by the same planner, delivered by FCM.
 public enum Followers {
-    /// How many unfinished games one device may follow at once: each gets at most 12 messages a minute
+    /// How many unfinished games (not over, no end sent) one device may follow at once: each gets at most 12 messages a minute
     /// (``ThrottlePolicy/liveUpdateInterval``, 5 s) and 720 an hour, so a device stays under FCM's 240 a
     /// minute and 5,000 an hour (6 × 720 = 4,320) even if every game changed all the time.
     public static let maximumPerDevice = 6
@@ -57,8 +57,10 @@ public enum Followers {
         }
         let others = try session.query(
             """
-            SELECT count(*) AS n FROM activities
-            WHERE route = 'android' AND fcm_token = $1 AND active AND ended_at IS NULL AND game_id <> $2
+            SELECT count(*) AS n FROM activities a
+            WHERE a.route = 'android' AND a.fcm_token = $1 AND a.active AND a.ended_at IS NULL AND a.game_id <> $2
+              AND NOT EXISTS (SELECT 1 FROM score_states s
+                              WHERE s.game_id = a.game_id AND s.status IN ('closed', 'cancelled', 'postponed'))
             """, [fcm.value, gameId])
         guard try others[0].int("n") < maximumPerDevice else { throw Refusal.tooManyGames(maximumPerDevice) }
         let lastSeq = try existing.flatMap {

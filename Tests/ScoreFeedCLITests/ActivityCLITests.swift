@@ -211,6 +211,11 @@ struct ActivityCLITests {
             let removed = try await cli.run("follower", "remove", game, androidRegistration)
             #expect(removed.status == 0, "\(removed.stderr)")
             #expect(try await cli.run("follower", "list").stdout.contains("inactive (unfollowed)"))
+            // FCM settings alone are enough to deliver.
+            var fcmOnly = CLI(databaseURL: url)
+            for (name, value) in fcmEnv where name != "dir" { fcmOnly.environment[name] = value }
+            let alone = try await fcmOnly.run("deliver", "--until-empty")
+            #expect(alone.status == 0 && alone.stderr.contains("delivered 0 push(es)"), "\(alone.stderr)")
             let activities = try await cli.run("activity", "list", "--json")
             let listed = try JSONSerialization.jsonObject(with: Data(activities.stdout.utf8)) as? [[String: Any]] ?? []
             #expect(listed.map { $0["route"] as? String } == ["fcm"])
