@@ -102,7 +102,7 @@ let package = Package(
         .target(
             name: "FCM",
             dependencies: [
-                "HTTP2Client",
+                "HTTP2Client", "ScoreDomain",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -115,7 +115,7 @@ let package = Package(
         .target(
             name: "FCMSandbox",
             dependencies: [
-                "APNsSandbox",
+                "APNsSandbox", "ScoreDomain",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -237,7 +237,7 @@ let package = Package(
         .testTarget(
             name: "FCMSandboxTests",
             dependencies: [
-                "FCMSandbox", "HTTP2Client",
+                "FCMSandbox", "HTTP2Client", "ScoreDomain",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,10 +1,11 @@
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// The open TCP connections of a sandbox, so ``APNsSandbox/stop()`` can close them all.
+/// The open TCP connections of a sandbox server (the APNs and the FCM sandbox), so its `stop()` can close
+/// them all.
 ///
 /// Synchronous (a lock), because connections are registered by the channel initializer on the event loop.
-final class ConnectionRegistry: Sendable {
+public final class ConnectionRegistry: Sendable {
     private struct State {
         var open: [Int: any Channel] = [:]
         var accepted = 0
@@ -13,8 +14,13 @@ final class ConnectionRegistry: Sendable {
 
     private let state = NIOLockedValueBox(State())
 
+    /// Creates an empty registry.
+    public init() {}
+
     /// Registers a new connection and returns its number (1, 2, …); closes it at once after ``closeAll()``.
-    func register(_ channel: any Channel) -> Int {
+    /// - Parameter channel: The accepted connection; it leaves the registry when it closes.
+    /// - Returns: The connection's number, counting every connection registered so far.
+    public func register(_ channel: any Channel) -> Int {
         let (id, isClosed) = state.withLockedValue { state in
             state.accepted += 1
             if !state.isClosed { state.open[state.accepted] = channel }
@@ -31,7 +37,7 @@ final class ConnectionRegistry: Sendable {
     }
 
     /// Closes every open connection and every one registered later.
-    func closeAll() {
+    public func closeAll() {
         let channels = state.withLockedValue { state in
             state.isClosed = true
             return Array(state.open.values)

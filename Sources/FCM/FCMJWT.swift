@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import ScoreDomain
 
 /// Builds the signed assertion of the OAuth 2.0 JWT-bearer exchange: header
 /// `{"alg":"RS256","typ":"JWT","kid":<private_key_id>}`, claims
@@ -14,13 +15,13 @@ enum FCMJWT {
 
     /// The JOSE header.
     static func header(keyId: String) -> String {
-        "{\"alg\":\"RS256\",\"typ\":\"JWT\",\"kid\":" + JSONText.string(keyId) + "}"
+        "{\"alg\":\"RS256\",\"typ\":\"JWT\",\"kid\":" + JSONValue.quoted(keyId) + "}"
     }
 
     /// The claims.
     static func claims(_ account: ServiceAccount, issuedAt: Int64) -> String {
-        "{\"iss\":" + JSONText.string(account.clientEmail) + ",\"scope\":" + JSONText.string(scope) + ",\"aud\":"
-            + JSONText.string(account.tokenURI) + ",\"iat\":\(issuedAt),\"exp\":\(issuedAt + lifetime)}"
+        "{\"iss\":" + JSONValue.quoted(account.clientEmail) + ",\"scope\":" + JSONValue.quoted(scope) + ",\"aud\":"
+            + JSONValue.quoted(account.tokenURI) + ",\"iat\":\(issuedAt),\"exp\":\(issuedAt + lifetime)}"
     }
 
     /// Signs an assertion.

@@ -1,3 +1,5 @@
+import ScoreDomain
+
 /// Who a message goes to: exactly one target per message.
 public enum FCMTarget: Sendable, Hashable {
     /// An FCM registration token.
@@ -8,8 +10,8 @@ public enum FCMTarget: Sendable, Hashable {
     /// `"token":"…"` or `"fid":"…"`.
     var jsonMember: String {
         switch self {
-        case .token(let token): "\"token\":" + JSONText.string(token)
-        case .fid(let fid): "\"fid\":" + JSONText.string(fid)
+        case .token(let token): "\"token\":" + JSONValue.quoted(token)
+        case .fid(let fid): "\"fid\":" + JSONValue.quoted(fid)
         }
     }
 }
@@ -36,7 +38,7 @@ public enum FCMMessage {
     ) -> String {
         "{\"message\":{" + target.jsonMember + ",\"apns\":{\"headers\":{\"apns-expiration\":\"\(expiration)\","
             + "\"apns-priority\":\"\(priority >= 10 ? 10 : 5)\"},\"live_activity_token\":"
-            + JSONText.string(liveActivityToken) + ",\"payload\":" + apsPayload + "}}}"
+            + JSONValue.quoted(liveActivityToken) + ",\"payload\":" + apsPayload + "}}}"
     }
 
     /// An Android data message (the app renders the Live Update itself):

@@ -1,4 +1,5 @@
 import Foundation
+import ScoreDomain
 
 /// One `messages:send` request the sandbox received and what it answered.
 public struct FCMReceivedMessage: Sendable, Equatable {
@@ -42,10 +43,10 @@ public struct FCMReceivedMessage: Sendable, Equatable {
             "accepted": .bool(isAccepted),
             "body": .string(body),
             "receivedAt": .string(receivedAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))),
-            "status": .number(Double(status)),
+            "status": .int(status),
         ]
         if let errorCode { object["errorCode"] = .string(errorCode) }
         if let target { object["target"] = .string(target) }
-        return JSONValue.object(object).serialized
+        return JSONValue.object(object).serialized()
     }
 }

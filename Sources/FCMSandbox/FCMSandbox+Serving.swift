@@ -1,3 +1,4 @@
+import APNsSandbox
 import Logging
 import NIOCore
 import NIOHTTP2

@@ -1,3 +1,5 @@
+import ScoreDomain
+
 /// An answer the sandbox writes: status, extra headers, JSON body, and what it records.
 struct SandboxAnswer: Sendable, Hashable {
     var status: Int
@@ -81,14 +83,15 @@ enum GoogleError {
         status: Int, errorCode: String, message: String? = nil, retryAfter: Int? = nil,
         violation: FieldViolation? = nil
     ) -> SandboxAnswer {
-        var details: [JSONValue] = [["@type": .string(fcmErrorType), "errorCode": .string(errorCode)]]
+        var details: [JSONValue] = [.object(["@type": .string(fcmErrorType), "errorCode": .string(errorCode)])]
         if let violation {
-            details.append([
-                "@type": .string(badRequestType),
-                "fieldViolations": [
-                    ["field": .string(violation.field), "description": .string(violation.description)]
-                ],
-            ])
+            details.append(
+                .object([
+                    "@type": .string(badRequestType),
+                    "fieldViolations": .array([
+                        .object(["field": .string(violation.field), "description": .string(violation.description)])
+                    ]),
+                ]))
         }
         let text = message ?? violation?.description ?? Self.message(errorCode: errorCode)
         var answer = api(status: status, message: text, details: details)
@@ -105,11 +108,11 @@ enum GoogleError {
     /// A Google API error; the recorded errorCode is its `status` name.
     static func api(status: Int, message: String, details: [JSONValue] = []) -> SandboxAnswer {
         var error: [String: JSONValue] = [
-            "code": .number(Double(status)), "message": .string(message), "status": .string(statusName(status)),
+            "code": .int(status), "message": .string(message), "status": .string(statusName(status)),
         ]
         if !details.isEmpty { error["details"] = .array(details) }
         return SandboxAnswer(
-            status: status, body: JSONValue.object(["error": .object(error)]).serialized,
+            status: status, body: JSONValue.object(["error": .object(error)]).serialized(),
             errorCode: statusName(status))
     }
 
@@ -130,7 +133,7 @@ enum GoogleError {
     static func oauth(_ error: String, _ description: String, status: Int = 400) -> SandboxAnswer {
         SandboxAnswer(
             status: status,
-            body: JSONValue.object(["error": .string(error), "error_description": .string(description)]).serialized,
+            body: JSONValue.object(["error": .string(error), "error_description": .string(description)]).serialized(),
             errorCode: error)
     }
 }

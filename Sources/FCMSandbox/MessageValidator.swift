@@ -1,3 +1,5 @@
+import ScoreDomain
+
 /// Where a message goes: exactly one of FCM's targets.
 enum MessageTarget: Sendable, Hashable {
     case token(String)
@@ -46,8 +48,10 @@ enum MessageValidator {
     /// The registration token or FID a body is addressed to, read leniently (for records and
     /// token-scoped faults, also from invalid bodies).
     static func device(in body: JSONValue?) -> String? {
-        guard let message = body?.object?["message"]?.object else { return nil }
-        return message["token"]?.string ?? message["fid"]?.string
+        guard case .object(let top)? = body, case .object(let message)? = top["message"] else { return nil }
+        if case .string(let token)? = message["token"] { return token }
+        if case .string(let fid)? = message["fid"] { return fid }
+        return nil
     }
 
     /// Checks a body.
@@ -62,7 +66,7 @@ enum MessageValidator {
             throw FieldViolation("", "Invalid JSON payload received. The body is not valid JSON.")
         }
         guard case .object(let top) = body else {
-            throw FieldViolation("", "Invalid JSON payload received. Expected an object, got \(body.typeName).")
+            throw FieldViolation("", "Invalid JSON payload received. Expected an object, got \(typeName(body)).")
         }
         let fields = try known(top, bodyFields, at: "")
         var validateOnly = false
@@ -139,7 +143,7 @@ enum MessageValidator {
         if let headersField = members["headers"] {
             let headers = try object(headersField, at: "message.apns.headers")
             for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-                guard let text = value.string else {
+                guard case .string(let text) = value else {
                     throw invalidValue(Field(name: name, value: value), at: "message.apns.headers[\(name)].value")
                 }
                 switch name.lowercased() {
@@ -161,7 +165,7 @@ enum MessageValidator {
         }
         if let payloadField = members["payload"] {
             let payload = JSONValue.object(try object(payloadField, at: "message.apns.payload"))
-            let size = payload.serialized.utf8.count
+            let size = payload.serialized().utf8.count
             guard size <= maximumPayloadBytes else {
                 throw FieldViolation(
                     "message.apns.payload",
@@ -217,10 +221,12 @@ enum MessageValidator {
 
     private static func checkData(_ field: Field, at path: String, limited: Bool) throws(FieldViolation) {
         let data = try object(field, at: path)
-        for (key, value) in data.sorted(by: { $0.key < $1.key }) where value.string == nil {
-            throw invalidValue(Field(name: key, value: value), at: "\(path)[\(key)].value")
+        for (key, value) in data.sorted(by: { $0.key < $1.key }) {
+            guard case .string = value else {
+                throw invalidValue(Field(name: key, value: value), at: "\(path)[\(key)].value")
+            }
         }
-        let size = JSONValue.object(data).serialized.utf8.count
+        let size = JSONValue.object(data).serialized().utf8.count
         guard !limited || size <= maximumPayloadBytes else {
             throw FieldViolation(path, "Message is too big: '\(path)' is \(size) bytes, at most \(maximumPayloadBytes)")
         }
@@ -269,8 +275,20 @@ enum MessageValidator {
     }
 
     private static func invalidValue(_ field: Field, at path: String) -> FieldViolation {
-        let shown = String(field.value.serialized.prefix(64))
-        return FieldViolation(path, "Invalid value at '\(path)' (\(field.value.typeName)), \(shown)")
+        let shown = String(field.value.serialized().prefix(64))
+        return FieldViolation(path, "Invalid value at '\(path)' (\(typeName(field.value))), \(shown)")
+    }
+
+    /// The JSON type name used in Google's error messages.
+    private static func typeName(_ value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool: "TYPE_BOOL"
+        case .int, .double: "TYPE_NUMBER"
+        case .string: "TYPE_STRING"
+        case .array: "TYPE_LIST"
+        case .object: "TYPE_MESSAGE"
+        }
     }
 
     /// `liveActivityToken` -> `live_activity_token` (proto JSON accepts both spellings).

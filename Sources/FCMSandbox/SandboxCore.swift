@@ -1,4 +1,5 @@
 import Foundation
+import ScoreDomain
 
 /// A request to the token endpoint.
 struct TokenRequest: Sendable, Hashable {
@@ -7,7 +8,7 @@ struct TokenRequest: Sendable, Hashable {
 }
 
 /// A `POST /v1/projects/{projectId}/messages:send` request.
-struct SendRequest: Sendable, Hashable {
+struct SendRequest: Sendable, Equatable {
     /// The project named in the path.
     var projectId: String
     var authorization: String?
@@ -23,7 +24,7 @@ struct SendRequest: Sendable, Hashable {
         self.authorization = authorization
         self.contentType = contentType
         self.body = body
-        json = JSONValue.parse(body)
+        json = try? JSONValue.parse(Data(body))
         device = MessageValidator.device(in: json)
     }
 }
@@ -101,12 +102,12 @@ struct SandboxCore: Sendable {
             return GoogleError.oauth("invalid_grant", problem)
         }
         let token = tokens.issue(now: now, lifetime: tokenLifetime)
-        let body: JSONValue = [
+        let body = JSONValue.object([
             "access_token": .string(token),
-            "expires_in": .number(Double(tokenLifetime.components.seconds)),
-            "token_type": "Bearer",
-        ]
-        return SandboxAnswer(status: 200, headers: ["cache-control": "no-store"], body: body.serialized)
+            "expires_in": .int(Int(tokenLifetime.components.seconds)),
+            "token_type": .string("Bearer"),
+        ])
+        return SandboxAnswer(status: 200, headers: ["cache-control": "no-store"], body: body.serialized())
     }
 
     /// Revokes every access token issued so far.
@@ -149,8 +150,8 @@ struct SandboxCore: Sendable {
         case .failure(let violation): return GoogleError.invalidArgument(violation)
         }
         if message.validateOnly {
-            let body: JSONValue = ["name": .string("projects/\(projectId)/messages/fake_message_id")]
-            return SandboxAnswer(status: 200, body: body.serialized)
+            let body = JSONValue.object(["name": .string("projects/\(projectId)/messages/fake_message_id")])
+            return SandboxAnswer(status: 200, body: body.serialized())
         }
         if let device = message.target.device, let retryAfter = limiter.admit(device, now: now) {
             return GoogleError.fcm(status: 429, errorCode: "QUOTA_EXCEEDED", retryAfter: retryAfter)
@@ -159,7 +160,7 @@ struct SandboxCore: Sendable {
         let micros = Int64(now.timeIntervalSince1970 * 1_000_000)
         let suffix = String(UInt64.random(in: 0..<(1 << 32)) << 32 | UInt64(sent & 0xFFFF_FFFF), radix: 16)
         let name = "projects/\(projectId)/messages/0:\(micros)%\(suffix)"
-        var answer = SandboxAnswer(status: 200, body: JSONValue.object(["name": .string(name)]).serialized)
+        var answer = SandboxAnswer(status: 200, body: JSONValue.object(["name": .string(name)]).serialized())
         answer.isAccepted = true
         return answer
     }

@@ -1,5 +1,6 @@
 import CryptoExtras
 import Foundation
+import ScoreDomain
 
 /// A Google service-account key file for the sandbox: a fresh RSA 2048 key, ids derived at random.
 struct ServiceAccount: Sendable {
@@ -46,7 +47,7 @@ struct ServiceAccount: Sendable {
             ("client_x509_cert_url", "\(base)/robot/v1/metadata/x509/\(clientEmail)"),
             ("universe_domain", "googleapis.com"),
         ]
-        let lines = fields.map { "  \(JSONValue.string($0.0).serialized): \(JSONValue.string($0.1).serialized)" }
+        let lines = fields.map { "  \(JSONValue.string($0.0).serialized()): \(JSONValue.string($0.1).serialized())" }
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }
 }

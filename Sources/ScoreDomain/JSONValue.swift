@@ -88,6 +88,13 @@ public enum JSONValue: Sendable, Equatable {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// `text` as a JSON string literal, quotes included.
+    public static func quoted(_ text: String) -> String {
+        var out = ""
+        writeString(text, to: &out)
+        return out
+    }
+
     /// Appends `text` as a JSON string literal: `"` and `\` escaped, control characters as
     /// `\n`-style or `\u00XX` escapes, everything else (including `/` and non-ASCII) verbatim.
     public static func writeString(_ text: String, to out: inout String) {

@@ -1,5 +1,6 @@
 import CryptoExtras
 import Foundation
+import ScoreDomain
 import Testing
 
 @testable import FCMSandbox
@@ -14,30 +15,32 @@ struct AssertionTests {
     static let cases: [(String, [String: JSONValue?], [String: JSONValue?], String?)] = [
         ("a client library's assertion", [:], [:], nil),
         ("no typ and no kid", ["typ": nil, "kid": nil], [:], nil),
-        ("cloud-platform scope", [:], ["scope": "https://www.googleapis.com/auth/cloud-platform"], nil),
+        ("cloud-platform scope", [:], ["scope": .string("https://www.googleapis.com/auth/cloud-platform")], nil),
         (
             "several scopes",
             [:],
             [
                 "scope":
-                    "https://www.googleapis.com/auth/userinfo.email https://www.googleapis.com/auth/firebase.messaging"
+                    .string(
+                        "https://www.googleapis.com/auth/userinfo.email https://www.googleapis.com/auth/firebase.messaging"
+                    )
             ],
             nil
         ),
-        ("iat 50 s ahead (clock skew)", [:], ["iat": .number(1_800_000_050)], nil),
-        ("alg ES256", ["alg": "ES256"], [:], "Invalid JWT: unsupported algorithm 'ES256'; expected RS256"),
-        ("alg none", ["alg": "none"], [:], "Invalid JWT: unsupported algorithm 'none'; expected RS256"),
+        ("iat 50 s ahead (clock skew)", [:], ["iat": .int(1_800_000_050)], nil),
+        ("alg ES256", ["alg": .string("ES256")], [:], "Invalid JWT: unsupported algorithm 'ES256'; expected RS256"),
+        ("alg none", ["alg": .string("none")], [:], "Invalid JWT: unsupported algorithm 'none'; expected RS256"),
         ("no alg", ["alg": nil], [:], "Invalid JWT: unsupported algorithm ''; expected RS256"),
-        ("typ JWS", ["typ": "JWS"], [:], "Invalid JWT: typ 'JWS' is not JWT"),
-        ("another kid", ["kid": "ffff"], [:], "Invalid JWT: kid is not this service account's private_key_id"),
+        ("typ JWS", ["typ": .string("JWS")], [:], "Invalid JWT: typ 'JWS' is not JWT"),
+        ("another kid", ["kid": .string("ffff")], [:], "Invalid JWT: kid is not this service account's private_key_id"),
         (
             "another iss",
-            [:], ["iss": "someone@else.iam.gserviceaccount.com"],
+            [:], ["iss": .string("someone@else.iam.gserviceaccount.com")],
             "Invalid grant: account not found (iss 'someone@else.iam.gserviceaccount.com' is not the client_email)"
         ),
         (
             "Google's aud",
-            [:], ["aud": "https://oauth2.googleapis.com/token"],
+            [:], ["aud": .string("https://oauth2.googleapis.com/token")],
             "Invalid JWT: Failed audience check. The expected value was https://127.0.0.1:2198/token"
         ),
         (
@@ -47,15 +50,15 @@ struct AssertionTests {
         ),
         (
             "another scope",
-            [:], ["scope": "https://www.googleapis.com/auth/datastore"],
+            [:], ["scope": .string("https://www.googleapis.com/auth/datastore")],
             "Invalid OAuth scope: the scope claim must contain https://www.googleapis.com/auth/firebase.messaging"
         ),
         ("no exp", [:], ["exp": nil], "Invalid JWT: iat and exp are required"),
-        ("expired", [:], ["iat": .number(1_799_990_000), "exp": .number(1_799_993_600)], shortLived),
-        ("exp exactly now", [:], ["iat": .number(1_799_996_400), "exp": .number(1_800_000_000)], shortLived),
-        ("lives 3601 s", [:], ["exp": .number(1_800_003_601)], shortLived),
-        ("iat 2 min ahead", [:], ["iat": .number(1_800_000_120), "exp": .number(1_800_003_000)], shortLived),
-        ("exp before iat", [:], ["iat": .number(1_800_000_010), "exp": .number(1_800_000_005)], shortLived),
+        ("expired", [:], ["iat": .int(1_799_990_000), "exp": .int(1_799_993_600)], shortLived),
+        ("exp exactly now", [:], ["iat": .int(1_799_996_400), "exp": .int(1_800_000_000)], shortLived),
+        ("lives 3601 s", [:], ["exp": .int(1_800_003_601)], shortLived),
+        ("iat 2 min ahead", [:], ["iat": .int(1_800_000_120), "exp": .int(1_800_003_000)], shortLived),
+        ("exp before iat", [:], ["iat": .int(1_800_000_010), "exp": .int(1_800_000_005)], shortLived),
     ]
 
     @Test("assertions are checked as Google does", arguments: cases)
@@ -78,8 +81,8 @@ struct AssertionTests {
     func tampered() {
         let good = Fixture.jwt().split(separator: ".")
         var claims = Fixture.claims()
-        claims["exp"] = .number(1_800_003_000)
-        let forged = AssertionVerifier.base64URLEncode(Array(JSONValue.object(claims).serialized.utf8))
+        claims["exp"] = .int(1_800_003_000)
+        let forged = AssertionVerifier.base64URLEncode(Array(JSONValue.object(claims).serialized().utf8))
         let assertion = "\(good[0]).\(forged).\(good[2])"
         #expect(Fixture.verifier.problem(with: assertion, now: Fixture.now) == "Invalid JWT Signature.")
     }

@@ -1,3 +1,5 @@
+import Foundation
+import ScoreDomain
 import Testing
 
 @testable import FCMSandbox
@@ -153,7 +155,7 @@ struct MessageValidatorTests {
 
     @Test("bodies are checked as FCM does", arguments: cases)
     func validate(body: String, expected: Result<ValidMessage, FieldViolation>) {
-        #expect(MessageValidator.validate(JSONValue.parse(Array(body.utf8))) == expected)
+        #expect(MessageValidator.validate(try? JSONValue.parse(Data(body.utf8))) == expected)
     }
 
     @Test(
@@ -165,6 +167,6 @@ struct MessageValidatorTests {
             ("garbage", nil),
         ] as [(String, String?)])
     func device(body: String, expected: String?) {
-        #expect(MessageValidator.device(in: JSONValue.parse(Array(body.utf8))) == expected)
+        #expect(MessageValidator.device(in: try? JSONValue.parse(Data(body.utf8))) == expected)
     }
 }

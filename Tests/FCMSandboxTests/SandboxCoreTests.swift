@@ -1,4 +1,5 @@
 import Foundation
+import ScoreDomain
 import Testing
 
 @testable import FCMSandbox
@@ -32,10 +33,13 @@ struct SandboxCoreTests {
     static func accessToken(_ core: inout SandboxCore, now: Date = Fixture.now) throws -> String {
         let answer = core.exchange(form(Fixture.jwt(claims: Fixture.claims(iat: now))), now: now)
         #expect(answer.status == 200)
-        let object = try #require(JSONValue.parse(Array(answer.body.utf8))?.object)
-        #expect(object["expires_in"] == .number(3600))
-        #expect(object["token_type"] == "Bearer")
-        return try #require(object["access_token"]?.string)
+        let parsed = try JSONValue.parse(Data(answer.body.utf8))
+        let members: [String: JSONValue]? = if case .object(let members) = parsed { members } else { nil }
+        let object = try #require(members)
+        #expect(object["expires_in"] == .int(3600))
+        #expect(object["token_type"] == .string("Bearer"))
+        let token: String? = if case .string(let token)? = object["access_token"] { token } else { nil }
+        return try #require(token)
     }
 
     @Test("an access token for a good assertion is accepted until it expires")

@@ -1,6 +1,7 @@
 import CryptoExtras
 import Foundation
 import Logging
+import ScoreDomain
 
 @testable import FCMSandbox
 
@@ -18,14 +19,16 @@ enum Fixture {
     static let verifier = AssertionVerifier(
         clientEmail: clientEmail, keyId: keyId, audience: tokenURI, publicKey: key.publicKey)
 
-    static let header: [String: JSONValue] = ["alg": "RS256", "typ": "JWT", "kid": .string(keyId)]
+    static let header: [String: JSONValue] = [
+        "alg": .string("RS256"), "typ": .string("JWT"), "kid": .string(keyId),
+    ]
 
     /// The claims a Google client library sends, issued at `iat`.
     static func claims(iat: Date = now) -> [String: JSONValue] {
-        let seconds = iat.timeIntervalSince1970
+        let seconds = Int(iat.timeIntervalSince1970)
         return [
             "iss": .string(clientEmail), "aud": .string(tokenURI), "scope": .string(scope),
-            "iat": .number(seconds), "exp": .number(seconds + 3600),
+            "iat": .int(seconds), "exp": .int(seconds + 3600),
         ]
     }
 
@@ -35,8 +38,8 @@ enum Fixture {
         key: _RSA.Signing.PrivateKey = key
     ) -> String {
         let input =
-            AssertionVerifier.base64URLEncode(Array(JSONValue.object(header).serialized.utf8)) + "."
-            + AssertionVerifier.base64URLEncode(Array(JSONValue.object(claims).serialized.utf8))
+            AssertionVerifier.base64URLEncode(Array(JSONValue.object(header).serialized().utf8)) + "."
+            + AssertionVerifier.base64URLEncode(Array(JSONValue.object(claims).serialized().utf8))
         let signature = try! key.signature(for: Data(input.utf8), padding: .insecurePKCS1v1_5)
         return input + "." + AssertionVerifier.base64URLEncode(signature.rawRepresentation)
     }
