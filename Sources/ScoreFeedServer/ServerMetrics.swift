@@ -31,8 +31,9 @@ public final class ServerMetrics: Sendable {
         counter("scorefeed_ingest_refused_total", [("status", String(status))]).increment()
     }
 
-    /// One delivery attempt's outcome and APNs' reason, per kind of target (today every push goes to a
-    /// Live Activity by its own token: `liveActivity`).
+    /// One delivery attempt's outcome and the service's reason, per kind of target: `liveActivity` (by
+    /// its own token to APNs), `fcm` (an activity or an Android follower through FCM), `channel`,
+    /// `pushToStart`.
     func push(outcome: String, reason: String?, target: String = "liveActivity") {
         counter("scorefeed_pushes_total", [("result", outcome), ("reason", reason ?? ""), ("target", target)])
             .increment()
@@ -50,13 +51,15 @@ public final class ServerMetrics: Sendable {
             SELECT (SELECT coalesce(max(position), 0) FROM events) AS head,
                    (SELECT coalesce(max(position), 0) FROM projection_checkpoints WHERE name = $1) AS checkpoint,
                    (SELECT count(*) FROM activity_pushes WHERE state = 'pending') AS pending,
-                   (SELECT count(*) FROM activities WHERE active) AS activities
+                   (SELECT count(*) FROM activities WHERE active AND route <> 'android') AS activities,
+                   (SELECT count(*) FROM activities WHERE active AND route = 'android') AS followers
             """, [Projector.name])[0]
         let head = try row.int("head")
         gauge("scorefeed_log_head_position").record(head)
         gauge("scorefeed_projection_lag_events").record(head - (try row.int("checkpoint")))
         gauge("scorefeed_outbox_depth").record(try row.int("pending"))
         gauge("scorefeed_activities_active").record(try row.int("activities"))
+        gauge("scorefeed_followers_active").record(try row.int("followers"))
         gauge("scorefeed_stream_clients").record(streams)
         CoreMetrics.Gauge(
             label: "scorefeed_build_info", dimensions: [("version", ScoreFeedVersion.current)], factory: factory
