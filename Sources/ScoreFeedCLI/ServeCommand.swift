@@ -45,9 +45,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Run without push delivery even when APNs settings are present.")
     var noDelivery = false
 
+    @Option(
+        help:
+            "This node's id when several serve processes share one database (SCOREFEED_NODE_ID; default: host name and process id)."
+    )
+    var nodeId: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard drainSeconds >= 0 else { throw ValidationError("--drain-seconds must not be negative") }
+        if let nodeId, !Cluster.isValid(nodeId: nodeId) {
+            throw ValidationError("--node-id must be 1 to 128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'")
+        }
     }
 
     func run() async throws {
@@ -59,6 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         configuration.host = host
         configuration.port = port
+        if let nodeId { configuration.nodeId = nodeId }
         var clients: PushClients?
         if !noDelivery && apns.isConfigured {
             clients = try PushClients(

@@ -8,12 +8,13 @@ struct OperationRoutes {
     let database: Database
     let hub: ChangeHub
     let metrics: ServerMetrics
+    let node: ClusterNodeState
 
     func metrics(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let pool = try await database.ready().pool
         let streams = await hub.subscriberCount
-        let metrics = self.metrics
-        let text = try await pool.withSession { try metrics.render(streams: streams, in: $0) }
+        let (metrics, leader) = (self.metrics, node.isLeader)
+        let text = try await pool.withSession { try metrics.render(streams: streams, leader: leader, in: $0) }
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))

@@ -12,7 +12,8 @@ import ServiceLifecycle
 import UnixSignals
 
 /// `scorefeed serve`: one `ServiceGroup` of the database (opened and migrated first, closed last),
-/// the projector, the push delivery worker, the HTTP server and the live-stream feed.
+/// the node's heartbeat, the leadership (the projector and the tick scheduler, on one node of a
+/// cluster at a time), the push delivery workers, the HTTP server and the live-stream feed.
 ///
 /// On SIGTERM or SIGINT the services stop in reverse order: the live streams end, the HTTP server
 /// stops accepting and drains the requests in flight, the delivery worker finishes (or releases)
@@ -21,6 +22,8 @@ public struct ScoreFeedServer: Sendable {
     public let configuration: ServerConfiguration
     public let database: Database
     public let metrics: ServerMetrics
+    /// This node of the cluster (`--node-id`): several `serve` processes may share one database.
+    public let node: ClusterNodeState
     /// The live streams' hub, holding the newest `streamMemory` changes in memory.
     public let hub: ChangeHub
     /// The APNs client for an environment; `nil` runs without delivery (the outbox keeps the pushes).
@@ -44,6 +47,7 @@ public struct ScoreFeedServer: Sendable {
     ) {
         self.hub = ChangeHub(capacity: streamMemory)
         self.configuration = configuration
+        self.node = ClusterNodeState(id: configuration.nodeId)
         self.projector.channelPlanner = PushPlanner(policy: .channel(interval: configuration.channelIntervalSeconds))
         self.database = Database(url: databaseURL, connections: configuration.databaseConnections)
         self.apns = apns
@@ -58,7 +62,8 @@ public struct ScoreFeedServer: Sendable {
 
     /// Every route of the server, in one table.
     func table() -> [Route] {
-        let operations = OperationRoutes(database: database, hub: hub, metrics: metrics)
+        let operations = OperationRoutes(database: database, hub: hub, metrics: metrics, node: node)
+        let cluster = ClusterRoute(database: database, node: node)
         let ingest = IngestRoute(configuration: configuration, database: database, metrics: metrics)
         let activities = ActivityRoutes(configuration: configuration, database: database, planner: projector.planner)
         let followers = FollowerRoutes(activities: activities)
@@ -67,7 +72,7 @@ public struct ScoreFeedServer: Sendable {
         let streams = StreamRoute(database: database, hub: hub)
         return [
             ("GET", "/", Scoreboard.page), ("GET", "/healthz", operations.health), ("GET", "/readyz", operations.ready),
-            ("GET", "/metrics", operations.metrics),
+            ("GET", "/metrics", operations.metrics), ("GET", "/v1/cluster", cluster.handle),
             ("POST", "/v1/feed", ingest.handle),
             ("POST", "/v1/games/{id}/activities", activities.register),
             ("DELETE", "/v1/activities/{token}", activities.remove), ("POST", "/v1/devices", activities.registerDevice),
@@ -119,11 +124,11 @@ public struct ScoreFeedServer: Sendable {
         // server can drain), the HTTP server, the tick scheduler, the projector, and the database last.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: DatabaseService(database: database, logger: logger)),
-            .init(service: ProjectorService(projector: observedProjector(), database: database, logger: logger)),
+            .init(service: NodeService(database: database, node: node, logger: logger)),
             .init(
-                service: SchedulerService(
-                    planner: projector.planner, channelPlanner: projector.channelPlanner,
-                    startLead: configuration.startLeadSeconds, database: database, logger: logger)),
+                service: LeaderService(
+                    projector: observedProjector(), startLead: configuration.startLeadSeconds, database: database,
+                    node: node, logger: logger)),
             .init(service: application),
             .init(service: ChangeFeedService(hub: hub, database: database, logger: logger)),
         ]

@@ -1,4 +1,5 @@
 import Foundation
+import ScoreStore
 
 /// What `scorefeed serve` is told: where to listen and whom to trust.
 public struct ServerConfiguration: Sendable {
@@ -24,6 +25,9 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes = 1 << 20
     /// Database connections for the HTTP handlers (the workers have their own).
     public var databaseConnections = 4
+    /// This node's id in a cluster of `serve` processes on one database (`--node-id`, `SCOREFEED_NODE_ID`;
+    /// default: host name and process id).
+    public var nodeId = ServerConfiguration.defaultNodeId
 
     public init() {}
 
@@ -36,6 +40,15 @@ public struct ServerConfiguration: Sendable {
         public static let signatureTolerance = "SCOREFEED_SIGNATURE_TOLERANCE_SECONDS"
         public static let startLead = "SCOREFEED_START_LEAD_SECONDS"
         public static let channelInterval = "SCOREFEED_CHANNEL_INTERVAL_SECONDS"
+        public static let nodeId = "SCOREFEED_NODE_ID"
+    }
+
+    /// The host name and process id, with characters a node id does not allow replaced by `-`.
+    public static var defaultNodeId: String {
+        let raw = "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
+        let cleaned = String(
+            raw.unicodeScalars.map { Cluster.isValid(nodeId: String($0)) ? Character($0) : "-" }.prefix(128))
+        return cleaned.isEmpty ? "node-\(ProcessInfo.processInfo.processIdentifier)" : cleaned
     }
 
     /// Reads the credentials and limits from the environment. Keys are comma-separated.
@@ -66,6 +79,13 @@ public struct ServerConfiguration: Sendable {
                 throw ConfigurationError("\(Variable.startLead) must be a number of seconds from 0 to 86400")
             }
             configuration.startLeadSeconds = seconds
+        }
+        if let text = env[Variable.nodeId], !text.isEmpty {
+            guard Cluster.isValid(nodeId: text) else {
+                throw ConfigurationError(
+                    "\(Variable.nodeId) must be 1 to 128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'")
+            }
+            configuration.nodeId = text
         }
         if let text = env[Variable.channelInterval], !text.isEmpty {
             guard let seconds = Int(text), (1...3600).contains(seconds) else {

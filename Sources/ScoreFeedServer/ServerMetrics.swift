@@ -45,15 +45,16 @@ public final class ServerMetrics: Sendable {
     }
 
     /// The Prometheus text of every metric, after reading the database gauges.
-    func render(streams: Int, in session: PostgresSession) throws -> String {
+    func render(streams: Int, leader: Bool, in session: PostgresSession) throws -> String {
         let row = try session.query(
             """
             SELECT (SELECT coalesce(max(position), 0) FROM events) AS head,
                    (SELECT coalesce(max(position), 0) FROM projection_checkpoints WHERE name = $1) AS checkpoint,
                    (SELECT count(*) FROM activity_pushes WHERE state = 'pending') AS pending,
                    (SELECT count(*) FROM activities WHERE active AND route <> 'android') AS activities,
-                   (SELECT count(*) FROM activities WHERE active AND route = 'android') AS followers
-            """, [Projector.name])[0]
+                   (SELECT count(*) FROM activities WHERE active AND route = 'android') AS followers,
+                   (SELECT count(*) FROM nodes WHERE heartbeat_at > now() - make_interval(secs => $2)) AS nodes
+            """, [Projector.name, Cluster.aliveWithin])[0]
         let head = try row.int("head")
         gauge("scorefeed_log_head_position").record(head)
         gauge("scorefeed_projection_lag_events").record(head - (try row.int("checkpoint")))
@@ -61,6 +62,8 @@ public final class ServerMetrics: Sendable {
         gauge("scorefeed_activities_active").record(try row.int("activities"))
         gauge("scorefeed_followers_active").record(try row.int("followers"))
         gauge("scorefeed_stream_clients").record(streams)
+        gauge("scorefeed_cluster_nodes").record(try row.int("nodes"))
+        gauge("scorefeed_node_leader").record(leader ? 1 : 0)
         CoreMetrics.Gauge(
             label: "scorefeed_build_info", dimensions: [("version", ScoreFeedVersion.current)], factory: factory
         )

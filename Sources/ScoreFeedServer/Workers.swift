@@ -18,47 +18,6 @@ func untilGracefulShutdown(_ body: @escaping @Sendable () async throws -> Void) 
     }
 }
 
-/// The projector as a service: follows the event log and applies what is new, page by page. On
-/// graceful shutdown the page in progress commits and the service returns.
-struct ProjectorService: Service {
-    let projector: Projector
-    let database: Database
-    let logger: Logger
-
-    func run() async throws {
-        _ = try await database.ready()
-        let follower = LogFollower(url: database.url, logger: logger)
-        let projector = self.projector
-        try await untilGracefulShutdown {
-            try await follower.run { connection in try await projector.step(connection) > 0 }
-        }
-        logger.info("projector stopped")
-    }
-}
-
-/// The tick scheduler as a service: the pushes time alone makes due (a coalesced update whose
-/// interval closed, an activity's end before Apple's 8-hour limit), planned on the wall clock by
-/// the same planner as the projector's. Stops on graceful shutdown.
-struct SchedulerService: Service {
-    let planner: PushPlanner
-    let channelPlanner: PushPlanner
-    let startLead: Int
-    let database: Database
-    let logger: Logger
-
-    func run() async throws {
-        _ = try await database.ready()
-        let (url, planner, channelPlanner, startLead, logger) = (
-            database.url, planner, channelPlanner, startLead, logger
-        )
-        try await untilGracefulShutdown {
-            try await PushScheduler.run(
-                url: url, planner: planner, channelPlanner: channelPlanner, startLead: startLead, logger: logger)
-        }
-        logger.info("tick scheduler stopped")
-    }
-}
-
 /// The push delivery worker as a service. On graceful shutdown it claims nothing more and lets
 /// the round in flight finish for up to `drain`; what is still in flight then is cancelled and
 /// released at once (not left claimed until its lease ends).
