@@ -260,7 +260,7 @@ let package = Package(
             name: "ScoreFeedServerTests",
             dependencies: [
                 "ScoreFeedServer", "ScoreStore", "ScoreDomain", "PostgresClient", "ScoreFeedTesting", "ChildProcess",
-                "APNs", "APNsSandbox", "FCM", "FCMSandbox",
+                "APNs", "APNsSandbox", "FCM", "FCMSandbox", "LocalPostgres",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -106,6 +106,52 @@ public struct LocalCluster: Sendable {
         return true
     }
 
+    /// Makes this (new, empty) cluster a streaming hot standby of `primary` and starts it: a base
+    /// backup of the running primary (`pg_basebackup -R`, so it follows the primary's WAL and answers
+    /// read-only queries), its own socket in ``home``.
+    /// - Parameters:
+    ///   - primaryHost: the primary's host or unix socket folder; `primaryPort` its port.
+    /// - Throws: ``LocalClusterError`` naming the step that failed (the primary must allow replication
+    ///   connections: the embedded cluster does).
+    public func startStandby(primaryHost: String, primaryPort: Int, logger: Logger) async throws {
+        guard try await status() == .notInitialized else {
+            throw LocalClusterError(
+                message: "\(home.path) already holds a cluster; a standby starts from an empty folder")
+        }
+        try await prepareHome()
+        let binaries = try PostgresBinaries.locate()
+        logger.info("copying the primary into a hot standby", metadata: ["db.home": "\(home.path)"])
+        let backup = try await run(
+            binaries.pgBasebackup,
+            [
+                "-h", primaryHost, "-p", String(primaryPort), "-U", "postgres", "-D", dataDirectory.path, "-R",
+                "-X", "stream", "-c", "fast",
+            ],
+            asPostgres: runsAsRoot)
+        guard backup.status == 0 else {
+            throw LocalClusterError(
+                message: "pg_basebackup from \(primaryHost):\(primaryPort) failed: \(backup.stdout.trimmed)")
+        }
+        // The copied configuration names the primary's socket folder: this one listens in its own.
+        let quoted = home.path.replacingOccurrences(of: "'", with: "''")
+        let handle = try FileHandle(forWritingTo: dataDirectory.appendingPathComponent("postgresql.conf"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("\n# scorefeed: hot standby\nunix_socket_directories = '\(quoted)'\n".utf8))
+        try handle.close()
+        let result = try await run(
+            binaries.pgCtl,
+            [
+                "start", "-w", "-t", "60", "-D", dataDirectory.path, "-l", logFile.path, "-o",
+                "-c max_connections=300 -c listen_addresses='' -p \(Self.defaultPort)",
+            ],
+            asPostgres: runsAsRoot)
+        guard result.status == 0 else {
+            throw LocalClusterError(
+                message: "could not start the standby in \(dataDirectory.path): \(result.stdout.trimmed)\n"
+                    + "server log \(logFile.path):\n\(tail(of: logFile))")
+        }
+    }
+
     /// Stops the server (fast shutdown). Returns `false` when it was not running.
     @discardableResult
     public func stop() async throws -> Bool {

@@ -5,6 +5,8 @@ import Foundation
 struct PostgresBinaries: Sendable {
     var initdb: String
     var pgCtl: String
+    /// `pg_basebackup`, beside the others (copies a running server into a hot standby).
+    var pgBasebackup: String { (pgCtl as NSString).deletingLastPathComponent + "/pg_basebackup" }
 
     static func locate(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws
         -> PostgresBinaries

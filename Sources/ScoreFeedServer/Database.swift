@@ -14,18 +14,27 @@ public actor Database {
     }
 
     struct Ready: Sendable {
+        /// The primary: every write, and reads that must see the newest commit.
         let pool: ConnectionPool
+        /// The read API's, the page's and the stream's catch-up: a streaming replica when
+        /// `SCOREFEED_READ_DATABASE_URL` is set, else the primary's pool.
+        let reads: ConnectionPool
+        /// Whether ``reads`` is a replica.
+        var hasReplica: Bool { reads !== pool }
     }
 
     /// The write path, on a connection of its own (appends are serialised by the log anyway).
     private var currentIngestor: Ingestor?
 
     public let url: String
+    /// A streaming replica for reads (`nil`: the primary serves them).
+    public let readURL: String?
     let connections: Int
     private var state = State.starting([])
 
-    public init(url: String, connections: Int) {
+    public init(url: String, readURL: String? = nil, connections: Int) {
         self.url = url
+        self.readURL = readURL
         self.connections = connections
     }
 
@@ -51,7 +60,9 @@ public actor Database {
             let pool = try await ConnectionPool.open(url, count: connections + 1)
             try await Migrator().migrate(pool.next, logger: logger)
             currentIngestor = Ingestor(connection: try await PostgresConnection.connect(url))
-            resolve(.success(Ready(pool: pool)))
+            var reads = pool
+            if let readURL { reads = try await ConnectionPool.open(readURL, count: connections) }
+            resolve(.success(Ready(pool: pool, reads: reads)))
         } catch {
             resolve(.failure(error))
             throw error
@@ -86,6 +97,7 @@ public actor Database {
     func close() async {
         guard case .ready(let ready) = state else { return }
         await ready.pool.close()
+        if ready.hasReplica { await ready.reads.close() }
         await currentIngestor?.connection.close()
         currentIngestor = nil
         state = .failed(PostgresError(kind: .connection, message: "the server is shutting down"))

@@ -11,10 +11,15 @@ struct OperationRoutes {
     let node: ClusterNodeState
 
     func metrics(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let pool = try await database.ready().pool
+        let ready = try await database.ready()
         let streams = await hub.subscriberCount
         let (metrics, leader) = (self.metrics, node.isLeader)
-        let text = try await pool.withSession { try metrics.render(streams: streams, leader: leader, in: $0) }
+        // The replica's position and replay delay, when reads go to one.
+        let replica: (head: Int, seconds: Double)? =
+            ready.hasReplica ? try await ready.reads.withSession { try ServerMetrics.replicaPosition(in: $0) } : nil
+        let text = try await ready.pool.withSession {
+            try metrics.render(streams: streams, leader: leader, replica: replica, in: $0)
+        }
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))

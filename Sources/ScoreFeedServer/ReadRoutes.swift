@@ -29,7 +29,7 @@ struct ReadRoutes {
             }
             return day
         }
-        let pool = try await database.ready().pool
+        let pool = try await database.ready().reads
         let games = try await pool.withSession { try ScoreProjection.all(status: status, day: day, in: $0) }
         return .json(raw: "[" + games.map { $0.canonicalJSON() }.joined(separator: ",") + "]")
     }
@@ -37,7 +37,7 @@ struct ReadRoutes {
     /// `GET /v1/games/{id}`: one game's state.
     func game(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let gameId = try context.parameters.require("id")
-        let pool = try await database.ready().pool
+        let pool = try await database.ready().reads
         guard let state = try await pool.withSession({ try ScoreProjection.load(gameId, in: $0) }) else {
             throw APIError.notFound("no game \"\(gameId)\"")
         }
@@ -50,7 +50,7 @@ struct ReadRoutes {
         let gameId = try context.parameters.require("id")
         let after = try Self.integer(request, "after", default: 0, in: 0...Int.max)
         let limit = try Self.integer(request, "limit", default: 500, in: 1...5000)
-        let pool = try await database.ready().pool
+        let pool = try await database.ready().reads
         let events = try await pool.withSession { session in
             try Self.requireGame(gameId, in: session)
             return try EventLog.readStream(gameId, afterPosition: after, limit: limit, in: session)
@@ -76,7 +76,7 @@ struct ReadRoutes {
         let fullTokens = try Credentials.presentsKey(request, anyOf: appKeys, kind: "an app key")
         let after = try Self.integer(request, "after", default: 0, in: 0...Int.max)
         let limit = try Self.integer(request, "limit", default: 1000, in: 1...5000)
-        let pool = try await database.ready().pool
+        let pool = try await database.ready().reads
         let (pushes, counts, latest, budgets) = try await pool.withSession { session in
             try Self.requireGame(gameId, in: session)
             return (

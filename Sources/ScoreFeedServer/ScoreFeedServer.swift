@@ -49,7 +49,8 @@ public struct ScoreFeedServer: Sendable {
         self.configuration = configuration
         self.node = ClusterNodeState(id: configuration.nodeId)
         self.projector.channelPlanner = PushPlanner(policy: .channel(interval: configuration.channelIntervalSeconds))
-        self.database = Database(url: databaseURL, connections: configuration.databaseConnections)
+        self.database = Database(
+            url: databaseURL, readURL: configuration.readDatabaseURL, connections: configuration.databaseConnections)
         self.apns = apns
         self.logger = logger
         self.metrics = metrics

@@ -16,7 +16,7 @@ extension ReadRoutes {
             return String(text)
         }
         let today = String(rfc3339(Date()).prefix(10))
-        let pool = try await database.ready().pool
+        let pool = try await database.ready().reads
         let (days, date, games, latest) = try await pool.withSession { session in
             let days = try ScoreProjection.days(in: session)
             let date =

@@ -28,6 +28,9 @@ public struct ServerConfiguration: Sendable {
     /// This node's id in a cluster of `serve` processes on one database (`--node-id`, `SCOREFEED_NODE_ID`;
     /// default: host name and process id).
     public var nodeId = ServerConfiguration.defaultNodeId
+    /// A streaming replica of the database for the read API, the page and the stream's catch-up
+    /// (`SCOREFEED_READ_DATABASE_URL`); writes and LISTEN stay on the primary.
+    public var readDatabaseURL: String?
 
     public init() {}
 
@@ -41,6 +44,7 @@ public struct ServerConfiguration: Sendable {
         public static let startLead = "SCOREFEED_START_LEAD_SECONDS"
         public static let channelInterval = "SCOREFEED_CHANNEL_INTERVAL_SECONDS"
         public static let nodeId = "SCOREFEED_NODE_ID"
+        public static let readDatabaseURL = "SCOREFEED_READ_DATABASE_URL"
     }
 
     /// The host name and process id, with characters a node id does not allow replaced by `-`.
@@ -79,6 +83,12 @@ public struct ServerConfiguration: Sendable {
                 throw ConfigurationError("\(Variable.startLead) must be a number of seconds from 0 to 86400")
             }
             configuration.startLeadSeconds = seconds
+        }
+        if let text = env[Variable.readDatabaseURL], !text.isEmpty {
+            guard text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") || text.contains("=") else {
+                throw ConfigurationError("\(Variable.readDatabaseURL) must be a libpq connection URL or string")
+            }
+            configuration.readDatabaseURL = text
         }
         if let text = env[Variable.nodeId], !text.isEmpty {
             guard Cluster.isValid(nodeId: text) else {

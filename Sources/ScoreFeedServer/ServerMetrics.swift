@@ -45,7 +45,21 @@ public final class ServerMetrics: Sendable {
     }
 
     /// The Prometheus text of every metric, after reading the database gauges.
-    func render(streams: Int, leader: Bool, in session: PostgresSession) throws -> String {
+    /// A replica's log head and how long ago it replayed its last transaction (0 on a primary).
+    static func replicaPosition(in session: PostgresSession) throws -> (head: Int, seconds: Double) {
+        let row = try session.query(
+            """
+            SELECT (SELECT coalesce(max(position), 0) FROM events) AS head,
+                   CASE WHEN pg_is_in_recovery()
+                        THEN coalesce(extract(epoch FROM now() - pg_last_xact_replay_timestamp()), 0)
+                        ELSE 0 END::float8 AS seconds
+            """)[0]
+        return (try row.int("head"), try row.text("seconds").flatMap(Double.init) ?? 0)
+    }
+
+    func render(
+        streams: Int, leader: Bool, replica: (head: Int, seconds: Double)? = nil, in session: PostgresSession
+    ) throws -> String {
         let row = try session.query(
             """
             SELECT (SELECT coalesce(max(position), 0) FROM events) AS head,
@@ -64,6 +78,10 @@ public final class ServerMetrics: Sendable {
         gauge("scorefeed_stream_clients").record(streams)
         gauge("scorefeed_cluster_nodes").record(try row.int("nodes"))
         gauge("scorefeed_node_leader").record(leader ? 1 : 0)
+        if let replica {
+            gauge("scorefeed_replica_lag_events").record(max(0, head - replica.head))
+            gauge("scorefeed_replica_lag_seconds").record(replica.seconds)
+        }
         CoreMetrics.Gauge(
             label: "scorefeed_build_info", dimensions: [("version", ScoreFeedVersion.current)], factory: factory
         )

@@ -33,9 +33,10 @@ struct StreamRoute {
             }
             return position
         }
-        let pool = try await database.ready().pool
+        let ready = try await database.ready()
+        let (pool, reads) = (ready.pool, ready.reads)
         if let gameId {
-            try await pool.withSession { try ReadRoutes.requireGame(gameId, in: $0) }
+            try await reads.withSession { try ReadRoutes.requireGame(gameId, in: $0) }
         }
         guard await !hub.isClosed else { throw Self.shuttingDown }
         let (hub, logger) = (self.hub, context.logger)
@@ -50,7 +51,8 @@ struct StreamRoute {
                     cursor = resume
                 } else {
                     // The newest position first, then the states: a change in between is sent twice, never lost.
-                    let (head, snapshot) = try await pool.withSession { session in
+                    // (From the replica, if any: its head and states are one consistent moment of the log.)
+                    let (head, snapshot) = try await reads.withSession { session in
                         (
                             try StateChanges.head(in: session),
                             try ScoreProjection.positioned(gameId: gameId, in: session).sorted {
@@ -62,9 +64,11 @@ struct StreamRoute {
                     try await writer.write(
                         snapshot.map { Self.event(position: $0.position, data: $0.state.canonicalJSON()) })
                 }
-                _ = try await Self.send(after: &cursor, gameId: gameId, hub: hub, pool: pool, to: &writer)
+                _ = try await Self.send(
+                    after: &cursor, gameId: gameId, hub: hub, pools: (pool, reads), to: &writer)
                 for await reason in subscription.wakeups {
-                    let wrote = try await Self.send(after: &cursor, gameId: gameId, hub: hub, pool: pool, to: &writer)
+                    let wrote = try await Self.send(
+                        after: &cursor, gameId: gameId, hub: hub, pools: (pool, reads), to: &writer)
                     if !wrote && reason == .idle {
                         try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                     }
@@ -91,8 +95,12 @@ struct StreamRoute {
 
     /// Writes every change after `cursor` (from memory when the hub still has it, else from the
     /// table) and moves the cursor on, past other games' changes too. Returns whether it wrote.
+    ///
+    /// The table is read on the replica when it has caught up with the hub's head, else on the primary:
+    /// a lagging replica never makes the stream skip (positions are the log's, so it never goes back).
     private static func send(
-        after cursor: inout Int, gameId: String?, hub: ChangeHub, pool: ConnectionPool,
+        after cursor: inout Int, gameId: String?, hub: ChangeHub,
+        pools: (primary: ConnectionPool, reads: ConnectionPool),
         to writer: inout any ResponseBodyWriter
     ) async throws -> Bool {
         var wrote = false
@@ -105,6 +113,12 @@ struct StreamRoute {
                 (changes, reached) = (recent.changes, recent.head)
             } else {
                 let head = await hub.head
+                var pool = pools.primary
+                if pools.reads !== pools.primary,
+                    try await pools.reads.withSession({ try StateChanges.head(in: $0) }) >= head
+                {
+                    pool = pools.reads
+                }
                 changes = try await pool.withSession { try StateChanges.after(after, gameId: gameId, in: $0) }
                 complete = changes.count < 1000
                 // A short page holds everything up to the hub's head as read before it.

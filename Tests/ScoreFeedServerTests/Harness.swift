@@ -65,7 +65,7 @@ struct RunningServer: Sendable {
 func withServer(
     maxBodyBytes: Int = 1 << 20, apns: APNsClient? = nil, channels: APNsChannelClient? = nil,
     broadcasts: APNsClient? = nil, fcm: FCMClient? = nil,
-    streamMemory: Int = 4096,
+    streamMemory: Int = 4096, readURL: (@Sendable (String) -> String)? = nil,
     _ body: @Sendable (RunningServer) async throws -> Void
 ) async throws {
     try await TestDatabase.withSchema { url in
@@ -76,6 +76,7 @@ func withServer(
         configuration.appKeys = [appKey]
         configuration.maxBodyBytes = maxBodyBytes
         configuration.databaseConnections = 2
+        configuration.readDatabaseURL = readURL?(url)
         var delivery: (@Sendable (PushEnvironment) -> APNsClient)?
         if let apns { delivery = { _ in apns } }
         var server = ScoreFeedServer(
