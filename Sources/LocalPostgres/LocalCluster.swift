@@ -154,15 +154,27 @@ public struct LocalCluster: Sendable {
 
     /// Stops the server (fast shutdown). Returns `false` when it was not running.
     @discardableResult
-    public func stop() async throws -> Bool {
+    /// - Parameter immediately: stop as a crash does (`-m immediate`: no checkpoint, clients cut off).
+    public func stop(immediately: Bool = false) async throws -> Bool {
         guard case .running = try await status() else { return false }
         let binaries = try PostgresBinaries.locate()
         let result = try await run(
-            binaries.pgCtl, ["stop", "-w", "-m", "fast", "-D", dataDirectory.path], asPostgres: runsAsRoot)
+            binaries.pgCtl, ["stop", "-w", "-m", immediately ? "immediate" : "fast", "-D", dataDirectory.path],
+            asPostgres: runsAsRoot)
         guard result.status == 0 else {
             throw LocalClusterError(message: "could not stop PostgreSQL: \(result.stdout.trimmed)")
         }
         return true
+    }
+
+    /// Promotes this hot standby to a primary (`pg_ctl promote`): it stops following and accepts writes.
+    public func promote() async throws {
+        let binaries = try PostgresBinaries.locate()
+        let result = try await run(
+            binaries.pgCtl, ["promote", "-w", "-t", "60", "-D", dataDirectory.path], asPostgres: runsAsRoot)
+        guard result.status == 0 else {
+            throw LocalClusterError(message: "could not promote the standby: \(result.stdout.trimmed)")
+        }
     }
 
     private func prepareHome() async throws {

@@ -62,12 +62,19 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
             guard let result, let value = PQresultErrorField(result, code) else { return nil }
             return String(cString: value)
         }
-        let lost = connection.map { PQstatus($0) == CONNECTION_BAD } ?? true
+        let sqlState = field(Int32(UInt8(ascii: "C")))  // PG_DIAG_SQLSTATE
+        // Lost: libpq says so, or (before it notices) the server is going away (57P01-57P03: shutdown,
+        // crash, cannot connect now), the link broke (class 08 but a protocol violation), or libpq
+        // itself failed the statement without a server answer ("server closed the connection
+        // unexpectedly"): a server always sends a SQLSTATE.
+        let lost =
+            (connection.map { PQstatus($0) == CONNECTION_BAD } ?? true) || sqlState == nil
+            || (sqlState?.hasPrefix("08") == true && sqlState != "08P01") || sqlState?.hasPrefix("57P") == true
         let primary = field(Int32(UInt8(ascii: "M")))  // PG_DIAG_MESSAGE_PRIMARY
         let fallback = connection.flatMap { PQerrorMessage($0) }.map { String(cString: $0) } ?? "unknown error"
         return PostgresError(
             kind: lost ? .connection : .query,
-            sqlState: field(Int32(UInt8(ascii: "C"))),  // PG_DIAG_SQLSTATE
+            sqlState: sqlState,
             message: (primary ?? fallback).trimmingWhitespace(),
             detail: field(Int32(UInt8(ascii: "D"))),  // PG_DIAG_MESSAGE_DETAIL
             constraint: field(Int32(UInt8(ascii: "n"))),  // PG_DIAG_CONSTRAINT_NAME
