@@ -1,0 +1,117 @@
+"""scripts/bench-cluster's load: providers posting real games to 1 node, then to N nodes."""
+import argparse, http.client, json, os, re, signal, statistics, subprocess, sys, threading, time, urllib.parse
+
+KEY = "bench-cluster-ingest-key-0001"
+
+
+def games(count):
+    """`count` games from the fixtures, each with its own game and message ids: a list of message lists."""
+    sources = ["plain-nine", "extra-innings-walkoff", "delayed-postponed"]
+    out = []
+    for n in range(count):
+        lines = open(f"fixtures/{sources[n % 3]}.jsonl").read().splitlines()
+        game = []
+        for line in lines:
+            message = json.loads(line)
+            message["gameId"] = f"bench-{n:04d}-{message['gameId']}"
+            message["id"] = f"bench-{n:04d}-{message['id']}"
+            game.append(json.dumps(message, separators=(",", ":")))
+        out.append(game)
+    return out
+
+
+def database(url, name):
+    """The URL of a new database `name` on the server of `url`."""
+    subprocess.run(["psql", url, "-qc", f"DROP DATABASE IF EXISTS {name}"], check=True, capture_output=True)
+    subprocess.run(["psql", url, "-qc", f"CREATE DATABASE {name}"], check=True, capture_output=True)
+    parts = urllib.parse.urlsplit(url)
+    return urllib.parse.urlunsplit(parts._replace(path="/" + name))
+
+
+def start(binary, url, count, work, tag):
+    nodes = []
+    for i in range(count):
+        port_file = f"{work}/{tag}-{i}.port"
+        env = dict(os.environ, SCOREFEED_DATABASE_URL=url, SCOREFEED_INGEST_KEYS=KEY,
+                   SCOREFEED_NODE_ID=f"{tag}-{i}", SCOREFEED_LOG_LEVEL="warning")
+        log = open(f"{work}/{tag}-{i}.log", "w")
+        process = subprocess.Popen([binary, "serve", "--port", "0", "--port-file", port_file], env=env,
+                                   stdout=log, stderr=log)
+        for _ in range(600):
+            if os.path.exists(port_file) and open(port_file).read().strip():
+                break
+            time.sleep(0.05)
+        nodes.append((process, int(open(port_file).read().strip())))
+        if i == 0:
+            time.sleep(0.5)  # the first node migrates the new database before the others open it
+    return nodes
+
+
+def run(nodes, all_games, providers):
+    ports = [port for _, port in nodes]
+    latencies, statuses, lock = [], {}, threading.Lock()
+
+    def provider(index):
+        mine = all_games[index::providers]
+        connections = [http.client.HTTPConnection("127.0.0.1", port, timeout=30) for port in ports]
+        turn = index
+        local = []
+        # Interleave this provider's games as a feed does: message k of each game in turn.
+        for k in range(max(len(g) for g in mine)):
+            for game in mine:
+                if k >= len(game):
+                    continue
+                turn += 1
+                connection = connections[turn % len(connections)]
+                started = time.perf_counter()
+                connection.request("POST", "/v1/feed", body="[" + game[k] + "]",
+                                   headers={"Authorization": "Bearer " + KEY, "Content-Type": "application/json"})
+                response = connection.getresponse()
+                response.read()
+                local.append((time.perf_counter() - started, response.status))
+        with lock:
+            latencies.extend(l for l, _ in local)
+            for _, s in local:
+                statuses[s] = statuses.get(s, 0) + 1
+
+    threads = [threading.Thread(target=provider, args=(i,)) for i in range(providers)]
+    started = time.perf_counter()
+    for t in threads: t.start()
+    for t in threads: t.join()
+    elapsed = time.perf_counter() - started
+    latencies.sort()
+    accepted = statuses.get(202, 0)
+    return {"accepted": accepted, "statuses": {str(k): v for k, v in sorted(statuses.items())},
+            "seconds": round(elapsed, 3), "messagesPerSecond": round(accepted / elapsed, 1),
+            "p50Ms": round(latencies[len(latencies) // 2] * 1000, 2),
+            "p99Ms": round(latencies[int(len(latencies) * 0.99)] * 1000, 2)}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for name in ["bin", "url", "work"]: parser.add_argument("--" + name, required=True)
+    for name in ["nodes", "providers", "games", "rounds"]: parser.add_argument("--" + name, type=int, required=True)
+    a = parser.parse_args()
+    all_games = games(a.games)
+    results = {"1": [], str(a.nodes): []}
+    for round_ in range(a.rounds):
+        for count in [1, a.nodes]:
+            tag = f"r{round_}n{count}"
+            nodes = start(a.bin, database(a.url, "bench_" + tag), count, a.work, tag)
+            try:
+                results[str(count)].append(run(nodes, all_games, a.providers))
+            finally:
+                for process, _ in nodes:
+                    process.send_signal(signal.SIGTERM)
+                for process, _ in nodes:
+                    process.wait(timeout=60)
+            print(f"{tag}: {results[str(count)][-1]}", file=sys.stderr)
+    best = {k: max(v, key=lambda r: r["messagesPerSecond"]) for k, v in results.items()}
+    print(json.dumps({
+        "command": f"scripts/bench-cluster --nodes {a.nodes} --providers {a.providers} --games {a.games} --rounds {a.rounds}",
+        "cores": os.cpu_count(), "messages": sum(len(g) for g in all_games), "runs": results,
+        "ratioNodesToOne": round(best[str(a.nodes)]["messagesPerSecond"] / best["1"]["messagesPerSecond"], 2),
+    }, indent=1))
+
+
+main()
