@@ -1,6 +1,5 @@
 import Logging
 import NIOCore
-import NIOHTTP2
 import NIOPosix
 import NIOSSL
 
@@ -16,47 +15,15 @@ extension APNsSandbox {
         validator: RequestValidator,
         logger: Logger
     ) async throws(APNsSandboxError) -> any Channel {
-        let http2 = http2Configuration(maximumConcurrentStreams: configuration.maximumConcurrentStreams)
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let id = registry.register(channel)
-                    let metadata: Logger.Metadata = ["sandbox.connection": "\(id)"]
-                    logger.debug("APNs sandbox connection opened", metadata: metadata)
-                    channel.closeFuture.whenComplete { _ in
-                        logger.debug("APNs sandbox connection closed", metadata: metadata)
-                    }
-                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
-                    _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-                        mode: .server,
-                        connectionConfiguration: http2.connection,
-                        streamConfiguration: http2.stream
-                    ) { stream in
-                        stream.eventLoop.makeCompletedFuture {
-                            try stream.pipeline.syncOperations.addHandler(
-                                RequestHandler(state: state, validator: validator, logger: logger, connectionId: id)
-                            )
-                        }
-                    }
-                }
-            }
         do {
-            return try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
+            return try await SandboxListener.bind(
+                host: configuration.host, port: configuration.port,
+                maximumConcurrentStreams: configuration.maximumConcurrentStreams, group: group,
+                sslContext: sslContext, registry: registry, name: "APNs sandbox", logger: logger
+            ) { id in RequestHandler(state: state, validator: validator, logger: logger, connectionId: id) }
         } catch {
             throw APNsSandboxError(
                 .bindFailed, "cannot listen on \(configuration.host):\(configuration.port): \(error)")
         }
-    }
-
-    private static func http2Configuration(maximumConcurrentStreams: Int) -> NIOHTTP2Handler.Configuration {
-        var http2 = NIOHTTP2Handler.Configuration()
-        http2.connection.initialSettings = [
-            HTTP2Setting(parameter: .maxConcurrentStreams, value: maximumConcurrentStreams),
-            HTTP2Setting(parameter: .maxHeaderListSize, value: 16 * 1024),
-        ]
-        return http2
     }
 }

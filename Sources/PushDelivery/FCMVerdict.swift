@@ -13,12 +13,7 @@ public enum FCMVerdict {
     /// non-collapsible high-priority data message whose `ttl` runs to the push's expiration (the full
     /// stale or dismissal window for a replay of a past game).
     public static func message(for push: OutboxPush, now: Date) -> String {
-        let target: FCMTarget =
-            switch push.fcm {
-            case .fid(let fid): .fid(fid)
-            case .token(let token): .token(token)
-            case nil: .token("")
-            }
+        let target = Self.target(push.fcm)
         switch push.route {
         case .android:
             let live = Double(push.expiration) > push.createdAt.timeIntervalSince1970
@@ -31,6 +26,15 @@ public enum FCMVerdict {
             return FCMMessage.liveActivity(
                 target: target, liveActivityToken: push.pushToken, priority: push.priority,
                 expiration: push.expiration, apsPayload: push.payload)
+        }
+    }
+
+    /// FCM's name for a stored address (none: an empty token, which FCM refuses as `INVALID_ARGUMENT`).
+    static func target(_ address: FCMAddress?) -> FCMTarget {
+        switch address {
+        case .fid(let fid): .fid(fid)
+        case .token(let token): .token(token)
+        case nil: .token("")
         }
     }
 
@@ -111,12 +115,7 @@ public enum FCMVerdict {
     /// The FCM message of a push-to-start: the start token in `apns.live_activity_token`, priority 10,
     /// expiration 0 (as the APNs path sends it), the start body byte for byte.
     public static func message(for start: DeviceStart) -> String {
-        let target: FCMTarget =
-            switch start.fcm {
-            case .fid(let fid): .fid(fid)
-            case .token(let token): .token(token)
-            case nil: .token("")
-            }
+        let target = Self.target(start.fcm)
         return FCMMessage.liveActivity(
             target: target, liveActivityToken: start.startToken, priority: 10, expiration: 0,
             apsPayload: start.payload)

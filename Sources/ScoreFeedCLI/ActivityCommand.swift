@@ -95,8 +95,8 @@ struct ActivityCommand: AsyncParsableCommand {
                         "frequentUpdates": activity.frequentUpdates, "active": activity.active,
                         "registeredAt": rfc3339(activity.registeredAt), "route": activity.route.rawValue,
                     ]
-                    object["fcmToken"] = (activity.fcm?.kind == "token" ? activity.fcm?.value : nil) ?? NSNull()
-                    object["fid"] = (activity.fcm?.kind == "fid" ? activity.fcm?.value : nil) ?? NSNull()
+                    object["fcmToken"] = activity.fcm?.token ?? NSNull()
+                    object["fid"] = activity.fcm?.fid ?? NSNull()
                     object["endedAt"] = activity.endedAt.map { rfc3339($0) } ?? NSNull()
                     object["deactivatedReason"] = activity.deactivatedReason ?? NSNull()
                     objects.append(object)

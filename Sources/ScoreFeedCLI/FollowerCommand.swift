@@ -81,17 +81,7 @@ struct FollowerCommand: AsyncParsableCommand {
             let followers = try await connection.withSession { try Followers.list(gameId: game, in: $0) }
             await connection.close()
             if json {
-                let objects: [[String: Any]] = followers.map { f in
-                    [
-                        "id": f.id, "gameId": f.gameId, f.fcm.kind == "fid" ? "fid" : "fcmToken": f.fcm.value,
-                        "followedAt": rfc3339(f.followedAt), "active": f.active,
-                        "endedAt": f.endedAt.map { rfc3339($0) } ?? NSNull(),
-                        "deactivatedReason": f.deactivatedReason ?? NSNull(),
-                    ]
-                }
-                let data = try JSONSerialization.data(
-                    withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
-                Output.line(String(decoding: data, as: UTF8.self))
+                Output.line(JSONValue.array(followers.map(\.jsonValue)).serialized())
                 return
             }
             guard !followers.isEmpty else {

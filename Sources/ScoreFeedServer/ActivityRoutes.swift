@@ -45,14 +45,13 @@ struct ActivityRoutes {
             throw Self.invalid(error.field, error.reason)
         }
         return .json(
-            .object([
-                "id": .int(device.id), "startToken": .string(device.startToken),
-                "environment": .string(device.environment.rawValue), "bundleId": .string(device.bundleId),
-                "follow": .array(device.follows.map(JSONValue.string)), "channels": .bool(device.channels),
-                "registeredAt": .string(rfc3339(device.registeredAt)), "active": .bool(device.active),
-                "fcmToken": device.fcm?.kind == "token" ? .string(device.fcm!.value) : .null,
-                "fid": device.fcm?.kind == "fid" ? .string(device.fcm!.value) : .null,
-            ]), status: .created)
+            .object(
+                [
+                    "id": .int(device.id), "startToken": .string(device.startToken),
+                    "environment": .string(device.environment.rawValue), "bundleId": .string(device.bundleId),
+                    "follow": .array(device.follows.map(JSONValue.string)), "channels": .bool(device.channels),
+                    "registeredAt": .string(rfc3339(device.registeredAt)), "active": .bool(device.active),
+                ].merging(FCMAddress.jsonMembers(device.fcm)) { $1 }), status: .created)
     }
 
     /// `GET /v1/activities/{token}`: what became of the activity's pushes.
@@ -206,16 +205,16 @@ struct ActivityRoutes {
     }
 
     static func json(_ activity: Activity) -> JSONValue {
-        .object([
-            "id": .int(activity.id), "gameId": .string(activity.gameId), "pushToken": .string(activity.pushToken),
-            "environment": .string(activity.environment.rawValue), "bundleId": .string(activity.bundleId),
-            "frequentUpdates": .bool(activity.frequentUpdates), "registeredAt": .string(rfc3339(activity.registeredAt)),
-            "endedAt": activity.endedAt.map { .string(rfc3339($0)) } ?? .null, "active": .bool(activity.active),
-            "deactivatedReason": activity.deactivatedReason.map(JSONValue.string) ?? .null,
-            "route": .string(activity.route.rawValue),
-            "fcmToken": activity.fcm?.kind == "token" ? .string(activity.fcm!.value) : .null,
-            "fid": activity.fcm?.kind == "fid" ? .string(activity.fcm!.value) : .null,
-        ])
+        .object(
+            [
+                "id": .int(activity.id), "gameId": .string(activity.gameId), "pushToken": .string(activity.pushToken),
+                "environment": .string(activity.environment.rawValue), "bundleId": .string(activity.bundleId),
+                "frequentUpdates": .bool(activity.frequentUpdates),
+                "registeredAt": .string(rfc3339(activity.registeredAt)),
+                "endedAt": activity.endedAt.map { .string(rfc3339($0)) } ?? .null, "active": .bool(activity.active),
+                "deactivatedReason": activity.deactivatedReason.map(JSONValue.string) ?? .null,
+                "route": .string(activity.route.rawValue),
+            ].merging(FCMAddress.jsonMembers(activity.fcm)) { $1 })
     }
 
     /// The members of a JSON object body, read with field-naming errors.

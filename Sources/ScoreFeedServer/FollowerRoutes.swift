@@ -49,7 +49,7 @@ struct FollowerRoutes {
             throw APIError(.conflict, "too-many-games", refusal.description)
         }
         // 201 when this request started the follow, 200 when the device already followed the game.
-        return .json(Self.json(follower), status: started ? .created : .ok)
+        return .json(follower.jsonValue, status: started ? .created : .ok)
     }
 
     /// `GET /v1/followers?gameId=…`: the followers (of one game), active first.
@@ -65,7 +65,7 @@ struct FollowerRoutes {
         }
         let pool = try await database.ready().pool
         let followers = try await pool.withSession { try Followers.list(gameId: gameId, in: $0) }
-        return .json(.array(followers.map(Self.json)))
+        return .json(.array(followers.map(\.jsonValue)))
     }
 
     /// `DELETE /v1/followers?gameId=…&fcmToken=…` (or `&fid=…`, or the same as a JSON body): the device
@@ -95,16 +95,5 @@ struct FollowerRoutes {
         }
         guard removed else { throw APIError.notFound("this device does not follow game \"\(gameId)\"") }
         return Response(status: .noContent)
-    }
-
-    static func json(_ follower: Follower) -> JSONValue {
-        .object([
-            "id": .int(follower.id), "gameId": .string(follower.gameId),
-            "fcmToken": follower.fcm.kind == "token" ? .string(follower.fcm.value) : .null,
-            "fid": follower.fcm.kind == "fid" ? .string(follower.fcm.value) : .null,
-            "followedAt": .string(rfc3339(follower.followedAt)),
-            "endedAt": follower.endedAt.map { .string(rfc3339($0)) } ?? .null, "active": .bool(follower.active),
-            "deactivatedReason": follower.deactivatedReason.map(JSONValue.string) ?? .null,
-        ])
     }
 }

@@ -37,6 +37,16 @@ public enum FCMAddress: Sendable, Equatable, Hashable {
         }
     }
 
+    /// The registration token, when this address is one.
+    public var token: String? { if case .token(let token) = self { token } else { nil } }
+    /// The installation id, when this address is one.
+    public var fid: String? { if case .fid(let fid) = self { fid } else { nil } }
+
+    /// The `fcmToken` and `fid` members of the JSON of a target reached at `address` (null when not).
+    public static func jsonMembers(_ address: FCMAddress?) -> [String: JSONValue] {
+        ["fcmToken": address?.token.map(JSONValue.string) ?? .null, "fid": address?.fid.map(JSONValue.string) ?? .null]
+    }
+
     init?(kind: String?, value: String?) {
         switch (kind, value) {
         case ("token", let value?): self = .token(value)

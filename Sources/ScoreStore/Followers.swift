@@ -1,6 +1,7 @@
 import Foundation
 import LiveActivity
 import PostgresClient
+import ScoreDomain
 
 /// An Android device following one game: it gets the game as an Android 16 Live Update, built by the
 /// app from FCM data messages (route `android` of the `activities` table).
@@ -12,6 +13,16 @@ public struct Follower: Sendable, Equatable {
     public var endedAt: Date?
     public var active: Bool
     public var deactivatedReason: String?
+
+    /// The follower as `GET /v1/followers` and `scorefeed follower list --json` show it.
+    public var jsonValue: JSONValue {
+        .object(
+            [
+                "id": .int(id), "gameId": .string(gameId), "followedAt": .string(rfc3339(followedAt)),
+                "endedAt": endedAt.map { .string(rfc3339($0)) } ?? .null, "active": .bool(active),
+                "deactivatedReason": deactivatedReason.map(JSONValue.string) ?? .null,
+            ].merging(FCMAddress.jsonMembers(fcm)) { $1 })
+    }
 }
 
 /// Android followers: stored beside the Live Activities, planned by the same planner, delivered by FCM.
