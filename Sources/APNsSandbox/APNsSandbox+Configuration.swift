@@ -22,6 +22,8 @@ extension APNsSandbox {
         public var deliveryLog: String?
         /// Faults queued at start (e.g. from a CLI), consumed before programmatically injected ones.
         public var faults: [ScriptedFault]
+        /// Faults drawn at random for requests no queued fault matches (`nil`: none).
+        public var randomFaults: RandomFaults?
         /// `SETTINGS_MAX_CONCURRENT_STREAMS` announced to clients (APNs announces 1000).
         public var maximumConcurrentStreams: Int
         /// How old a JWT `iat` may be before `403 ExpiredProviderToken` (APNs: one hour).
@@ -40,6 +42,7 @@ extension APNsSandbox {
         ///   - caCertificateOutput: Where to write the CA certificate PEM.
         ///   - deliveryLog: Optional JSON-lines file of recorded requests.
         ///   - faults: Faults queued at start.
+        ///   - randomFaults: Faults drawn at random for the other requests (default none).
         ///   - maximumConcurrentStreams: Concurrent HTTP/2 streams per connection (default 1000).
         ///   - providerTokenLifetime: JWT lifetime (default one hour).
         public init(
@@ -52,6 +55,7 @@ extension APNsSandbox {
             caCertificateOutput: String? = nil,
             deliveryLog: String? = nil,
             faults: [ScriptedFault] = [],
+            randomFaults: RandomFaults? = nil,
             maximumConcurrentStreams: Int = 1000,
             providerTokenLifetime: Duration = .seconds(3600)
         ) {
@@ -64,6 +68,7 @@ extension APNsSandbox {
             self.caCertificateOutput = caCertificateOutput
             self.deliveryLog = deliveryLog
             self.faults = faults
+            self.randomFaults = randomFaults
             self.maximumConcurrentStreams = maximumConcurrentStreams
             self.providerTokenLifetime = providerTokenLifetime
         }

@@ -104,7 +104,8 @@ public final class APNsSandbox: Sendable {
         }
         let certificates = try SandboxCertificates.generate()
         let sslContext = try certificates.makeSSLContext()
-        let state = try SandboxState(faults: configuration.faults, deliveryLog: configuration.deliveryLog)
+        let state = try SandboxState(
+            faults: configuration.faults, random: configuration.randomFaults, deliveryLog: configuration.deliveryLog)
         let tokenVerifier = ProviderTokenVerifier(
             keyId: configuration.keyId,
             teamId: configuration.teamId,

@@ -8,6 +8,8 @@ final class SandboxState: Sendable {
     private struct State {
         var records: [Delivery] = []
         var faults: [ScriptedFault]
+        var random: RandomFaults?
+        var generator: SplitMix64
         var requestsInFlight = 0
         var peakRequestsInFlight = 0
         var log: DeliveryLog?
@@ -15,8 +17,11 @@ final class SandboxState: Sendable {
 
     private let state: NIOLockedValueBox<State>
 
-    init(faults: [ScriptedFault], deliveryLog: String?) throws(APNsSandboxError) {
-        state = NIOLockedValueBox(State(faults: faults, log: try deliveryLog.map(DeliveryLog.init(path:))))
+    init(faults: [ScriptedFault], random: RandomFaults? = nil, deliveryLog: String?) throws(APNsSandboxError) {
+        state = NIOLockedValueBox(
+            State(
+                faults: faults, random: random, generator: SplitMix64(seed: random?.seed ?? 0),
+                log: try deliveryLog.map(DeliveryLog.init(path:))))
     }
 
     // MARK: Records
@@ -41,10 +46,13 @@ final class SandboxState: Sendable {
 
     func removeAllFaults() { state.withLockedValue { $0.faults.removeAll() } }
 
-    /// Consumes one use of the first queued fault matching `token`.
+    /// Consumes one use of the first queued fault matching `token`; without one, draws a random fault
+    /// when the sandbox has a random mix.
     func takeFault(token: String?) -> Fault? {
         state.withLockedValue { state in
-            guard let index = state.faults.firstIndex(where: { $0.matches(token: token) }) else { return nil }
+            guard let index = state.faults.firstIndex(where: { $0.matches(token: token) }) else {
+                return state.random?.draw(&state.generator)
+            }
             let fault = state.faults[index].fault
             state.faults[index].count -= 1
             if state.faults[index].count == 0 { state.faults.remove(at: index) }

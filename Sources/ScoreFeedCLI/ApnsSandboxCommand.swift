@@ -14,6 +14,8 @@ struct ApnsSandboxCommand: AsyncParsableCommand {
             JWT signature, the token format and the payload size as APNs does, records every request \
             in DIR/deliveries.jsonl, and answers with the scripted faults given by --fault: \
             STATUS:REASON[:TIMESTAMP][*COUNT][@TOKEN] (e.g. 429:TooManyRequests*3), delay:250ms, drop. \
+            With --random-faults RATE, that share of the other requests gets a 429, 500, 503, a dropped \
+            connection or a delay, drawn from --seed so a run can be replayed. \
             DIR/env holds the SCOREFEED_APNS_* settings a client needs. Stops on SIGINT or SIGTERM.
             """
     )
@@ -43,6 +45,18 @@ struct ApnsSandboxCommand: AsyncParsableCommand {
     @Option(help: "A scripted fault (repeatable).")
     var fault: [String] = []
 
+    @Option(help: "The share of requests (0 to 1) that get a random fault: 429, 500, 503, drop or delay.")
+    var randomFaults: Double?
+
+    @Option(help: "The seed of the random faults.")
+    var seed: UInt64 = 1
+
+    func validate() throws {
+        if let randomFaults, !(0...1).contains(randomFaults) {
+            throw ValidationError("--random-faults must be between 0 and 1 (got \(randomFaults))")
+        }
+    }
+
     func run() async throws {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let folder = URL(fileURLWithPath: dir).standardizedFileURL
@@ -70,7 +84,8 @@ struct ApnsSandboxCommand: AsyncParsableCommand {
                 .init(
                     host: host, port: port, bundleId: bundleId, teamId: teamId, keyId: keyId,
                     publicKeyPEM: publicKeyPEM, caCertificateOutput: folder.appendingPathComponent("ca.pem").path,
-                    deliveryLog: folder.appendingPathComponent("deliveries.jsonl").path, faults: faults))
+                    deliveryLog: folder.appendingPathComponent("deliveries.jsonl").path, faults: faults,
+                    randomFaults: randomFaults.map { RandomFaults(rate: $0, seed: seed) }))
         } catch {
             throw CLIError.portInUse(error, port: port) ?? error
         }

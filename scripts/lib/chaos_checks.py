@@ -1,0 +1,103 @@
+"""scripts/chaos's verdict: the promises checked against the database and what the APNs server received."""
+import json, os, subprocess
+
+
+def sql(run, query):
+    out = subprocess.run(["psql", run.a.url, "-XAtqc", query], check=True, capture_output=True, text=True)
+    return [line.split("|") for line in out.stdout.splitlines()]
+
+
+def acknowledged_once(run):
+    stored = {mid: int(n) for mid, n in sql(run, "SELECT message_id, count(*) FROM events GROUP BY 1")}
+    missing = sorted(run.acknowledged - stored.keys())
+    repeated = sorted(m for m, n in stored.items() if n != 1)
+    refused_stored = sorted(run.refused & stored.keys())
+    return {"ok": not missing and not repeated and not refused_stored, "acknowledged": len(run.acknowledged),
+            "inLog": len(stored), "missing": missing[:20], "repeated": repeated[:20],
+            "refusedOnPurpose": len(run.refused), "refusedButStored": refused_stored[:20]}
+
+
+def projections_equal_rebuild(run):
+    query = "SELECT game_id, state::text FROM score_states ORDER BY game_id"
+    before = sql(run, query)
+    env = dict(os.environ, SCOREFEED_DATABASE_URL=run.a.url)
+    rebuilt = subprocess.run([run.a.bin, "rebuild"], env=env, capture_output=True, text=True)
+    after = sql(run, query)
+    differing = sorted({g for g, _ in before} ^ {g for g, _ in after} | {g for (g, s) in before if [g, s] not in after})
+    return {"ok": rebuilt.returncode == 0 and before == after, "games": len(before), "differing": differing,
+            "rebuild": rebuilt.stdout.strip().splitlines()[-1:] or rebuilt.stderr.strip().splitlines()[-1:]}
+
+
+def received(run):
+    """What the APNs server answered 200 to, per device token, in the order it answered; and how it
+    answered all requests (delivered, faulted, dropped, ...)."""
+    by_token, outcomes = {}, {}
+    for line in open(run.deliveries):
+        record = json.loads(line)
+        outcomes[record.get("outcome")] = outcomes.get(record.get("outcome"), 0) + 1
+        if record.get("outcome") == "delivered" and record.get("token"):
+            aps = json.loads(record["payload"]).get("aps", {})
+            by_token.setdefault(record["token"], []).append((record["apnsId"].lower(), aps))
+    return by_token, dict(sorted(outcomes.items()))
+
+
+def activities_ended(run, by_token):
+    finals = {g: json.loads(s) for g, s in sql(run, "SELECT game_id, state::text FROM score_states")}
+    problems, repeats = [], 0
+    for token, game in sorted(run.tokens.items()):
+        pushes = by_token.get(token, [])
+        repeats += len(pushes) - len({apns_id for apns_id, _ in pushes})
+        ends = [(i, apns_id, aps) for i, (apns_id, aps) in enumerate(pushes) if aps.get("event") == "end"]
+        end_ids = {apns_id for _, apns_id, _ in ends}
+        if len(end_ids) != 1:
+            problems.append({"token": token[:12], "game": game, "ends": len(end_ids)})
+            continue
+        first, end_id, aps = ends[0]
+        after = [apns_id for apns_id, _ in pushes[first:] if apns_id != end_id]
+        if after:
+            problems.append({"token": token[:12], "game": game, "pushesAfterEnd": len(after)})
+        shown = aps.get("content-state", {}).get("status", {})
+        final = finals.get(game, {})
+        if (shown.get("homeScore"), shown.get("awayScore"), shown.get("status")) != (
+                final.get("homeScore"), final.get("awayScore"), final.get("status")):
+            problems.append({"token": token[:12], "game": game, "endShows": shown,
+                             "final": {k: final.get(k) for k in ["homeScore", "awayScore", "status"]}})
+    return {"ok": not problems and len(run.tokens) > 0, "activities": len(run.tokens), "problems": problems[:20],
+            "repeatedDeliveries": repeats}
+
+
+def no_push_lost(run, by_token):
+    delivered = {apns_id for pushes in by_token.values() for apns_id, _ in pushes}
+    rows = sql(run, "SELECT state, apns_id, coalesce(last_reason, '') FROM activity_pushes")
+    states = {}
+    for state, _, _ in rows:
+        states[state] = states.get(state, 0) + 1
+    pending = states.get("pending", 0)
+    unexplained = sum(1 for state, _, reason in rows if state == "failed" and not reason)
+    sent_not_received = [apns_id for state, apns_id, _ in rows if state == "sent" and apns_id not in delivered]
+    return {"ok": pending == 0 and unexplained == 0 and not sent_not_received and len(rows) > 0,
+            "planned": len(rows), "states": states, "failedWithoutReason": unexplained,
+            "sentButNotReceived": sent_not_received[:20]}
+
+
+def client_answers(run):
+    return {"ok": not run.unexpected, "answers": dict(sorted(run.answers.items())),
+            "connectionErrors": run.connection_errors, "unexpected": run.unexpected[:20]}
+
+
+def report(run, settled):
+    by_token, outcomes = received(run)
+    checks = {
+        "settled": {"ok": settled, "note": "every game final and no push pending before the nodes stopped"},
+        "chaosHappened": {"ok": any(e.get("leader") for e in run.events)
+                          and any(e.get("postgresRestarted") for e in run.events), "events": run.events},
+        "acknowledgedExactlyOnce": acknowledged_once(run),
+        "projectionsEqualRebuild": projections_equal_rebuild(run),
+        "activitiesEndedOnce": activities_ended(run, by_token),
+        "noPushLost": no_push_lost(run, by_token),
+        "clientAnswers": client_answers(run),
+    }
+    return {"seed": run.a.seed, "replay": f"scripts/chaos --seed {run.a.seed}", "nodes": run.a.nodes,
+            "games": run.a.games, "messages": sum(len(g) for g in run.games), "faultRate": run.a.fault_rate,
+            "apnsAnswers": outcomes, "seconds": round(run.elapsed),
+            "ok": all(c["ok"] for c in checks.values()), "checks": checks}
