@@ -86,6 +86,7 @@ let package = Package(
         .target(
             name: "APNsSandbox",
             dependencies: [
+                "Retry",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -215,7 +216,7 @@ let package = Package(
         .testTarget(
             name: "APNsTests",
             dependencies: [
-                "APNs", "APNsSandbox", "HTTP2Client", .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                "APNs", "APNsSandbox", "HTTP2Client", "Retry", .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,3 +1,5 @@
+import Retry
+
 /// Faults drawn at random for a share of the requests, reproducibly from a seed: the chaos run's APNs.
 ///
 /// Each request that no scripted fault matches gets, with probability ``rate``, one of
@@ -27,20 +29,5 @@ public struct RandomFaults: Sendable, Hashable {
         let kind = Int(generator.next() % UInt64(Self.kinds.count + 1))
         guard kind < Self.kinds.count else { return .delay(.milliseconds(50 + Int(generator.next() % 951))) }
         return Self.kinds[kind]
-    }
-}
-
-/// A small, fast, seedable generator (SplitMix64), so a chaos run can be replayed from its seed.
-struct SplitMix64: Sendable, Hashable {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

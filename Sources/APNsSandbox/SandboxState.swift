@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import Retry
 
 /// The mutable state of a running sandbox: records, the fault queue and request counters.
 ///

@@ -1,3 +1,4 @@
+import Retry
 import Testing
 
 @testable import APNsSandbox
