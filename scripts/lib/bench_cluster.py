@@ -28,6 +28,32 @@ def database(url, name):
     return urllib.parse.urlunsplit(parts._replace(path="/" + name))
 
 
+def counters(url):
+    """The database's commits and the server's WAL flushes so far (PostgreSQL 14+)."""
+    out = subprocess.run(["psql", url, "-XAtqc", "SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname ="
+                          " current_database()) || ' ' || (SELECT wal_sync FROM pg_stat_wal)"],
+                         check=True, capture_output=True, text=True).stdout.split()
+    return int(out[0]), int(out[1])
+
+
+def cpu_seconds(pid):
+    """User + system CPU seconds of a process so far."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_cpu_seconds():
+    """CPU seconds of every running PostgreSQL process (the server's, whoever started it)."""
+    total = 0.0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if open(f"/proc/{pid}/comm").read().strip() in ("postgres", "postmaster"):
+                total += cpu_seconds(pid)
+        except OSError:
+            continue
+    return total
+
+
 def start(binary, url, count, work, tag):
     nodes = []
     for i in range(count):
@@ -47,8 +73,11 @@ def start(binary, url, count, work, tag):
     return nodes
 
 
-def run(nodes, all_games, providers):
+def run(nodes, all_games, providers, url):
     ports = [port for _, port in nodes]
+    commits, flushes = counters(url)
+    cpu = sum(cpu_seconds(process.pid) for process, _ in nodes)
+    postgres = postgres_cpu_seconds()
     latencies, statuses, lock = [], {}, threading.Lock()
 
     def provider(index):
@@ -81,7 +110,16 @@ def run(nodes, all_games, providers):
     elapsed = time.perf_counter() - started
     latencies.sort()
     accepted = statuses.get(202, 0)
+    commits_after, flushes_after = counters(url)
+    cpu = sum(cpu_seconds(process.pid) for process, _ in nodes) - cpu
+    postgres = postgres_cpu_seconds() - postgres
     return {"accepted": accepted, "statuses": {str(k): v for k, v in sorted(statuses.items())},
+            # Where the time goes: commits and WAL flushes per accepted message (group commit folds
+            # concurrent requests into one), and the nodes' CPU per 1,000 messages.
+            "commitsPerMessage": round((commits_after - commits) / max(1, accepted), 2),
+            "walFlushesPerMessage": round((flushes_after - flushes) / max(1, accepted), 2),
+            "nodeCpuSecondsPer1000": round(cpu * 1000 / max(1, accepted), 2),
+            "postgresCpuSecondsPer1000": round(postgres * 1000 / max(1, accepted), 2),
             "seconds": round(elapsed, 3), "messagesPerSecond": round(accepted / elapsed, 1),
             "p50Ms": round(latencies[len(latencies) // 2] * 1000, 2),
             "p99Ms": round(latencies[int(len(latencies) * 0.99)] * 1000, 2)}
@@ -97,9 +135,10 @@ def main():
     for round_ in range(a.rounds):
         for count in [1, a.nodes]:
             tag = f"r{round_}n{count}"
-            nodes = start(a.bin, database(a.url, "bench_" + tag), count, a.work, tag)
+            url = database(a.url, "bench_" + tag)
+            nodes = start(a.bin, url, count, a.work, tag)
             try:
-                results[str(count)].append(run(nodes, all_games, a.providers))
+                results[str(count)].append(run(nodes, all_games, a.providers, url))
             finally:
                 for process, _ in nodes:
                     process.send_signal(signal.SIGTERM)
