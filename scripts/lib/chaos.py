@@ -164,13 +164,17 @@ class Run:
     # --- chaos -------------------------------------------------------------------------------------
 
     def leader(self):
-        for name in sorted(self.nodes):
-            try:
-                status, body = self.get(self.nodes[name]["port"], "/v1/cluster")
-                if status == 200:
-                    return json.loads(body).get("leader")
-            except OSError:
-                continue
+        """The leading node as `GET /v1/cluster` names it (waiting up to 10 s for one to lead)."""
+        for _ in range(50):
+            for name in sorted(self.nodes):
+                try:
+                    status, body = self.get(self.nodes[name]["port"], "/v1/cluster")
+                    leader = json.loads(body).get("leader") if status == 200 else None
+                    if leader in self.nodes:
+                        return leader
+                except (OSError, ValueError):
+                    continue
+            time.sleep(0.2)
         return None
 
     def chaos(self):
