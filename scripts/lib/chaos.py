@@ -93,8 +93,13 @@ class Run:
             connection.close()
 
     def send(self, rng, method, path, body, key, expected):
-        """Sends until an expected answer (through random nodes, honouring Retry-After); returns it."""
+        """Sends until an expected answer (through random nodes, honouring Retry-After); returns its
+        status, or None when the run's deadline passed first (recorded as unexpected)."""
         while True:
+            if time.time() > self.deadline:
+                with self.lock:
+                    self.unexpected.append({"gaveUp": path, "after": "the run's deadline"})
+                return None, b""
             name = rng.choice(sorted(self.nodes))
             port = self.nodes[name]["port"]
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -135,7 +140,8 @@ class Run:
             batch = game[start:start + size]
             if rng.random() < 0.04:
                 self.send_invalid(rng, batch[0])
-            self.send(rng, "POST", "/v1/feed", json.dumps(batch), INGEST_KEY, {202})
+            if self.send(rng, "POST", "/v1/feed", json.dumps(batch), INGEST_KEY, {202})[0] is None:
+                return
             with self.lock:
                 self.acknowledged.update(m["id"] for m in batch)
             cursors[id(game)] = start + len(batch)
@@ -157,7 +163,8 @@ class Run:
         for _ in range(self.a.activities):
             token = "%064x" % rng.getrandbits(256)
             body = json.dumps({"pushToken": token, "environment": "production", "bundleId": "com.example.scores"})
-            self.send(rng, "POST", f"/v1/games/{game_id}/activities", body, APP_KEY, {200, 201})
+            if self.send(rng, "POST", f"/v1/games/{game_id}/activities", body, APP_KEY, {200, 201})[0] is None:
+                return
             with self.lock:
                 self.tokens[token] = game_id
 
@@ -218,6 +225,7 @@ class Run:
             self.start_node(f"node-{n + 1}")
         messages = sum(len(g) for g in self.games)
         self.started = time.time()
+        self.deadline = self.started + 3 * self.a.seconds + 120  # a server that never answers ends the run
         providers = [threading.Thread(target=self.provider, args=(i, self.games[i::self.a.providers]))
                      for i in range(self.a.providers)]
         chaos = threading.Thread(target=self.chaos)
