@@ -73,7 +73,7 @@ def start(binary, url, count, work, tag):
     return nodes
 
 
-def run(nodes, all_games, providers, url):
+def run(nodes, all_games, providers, url, rate):
     ports = [port for _, port in nodes]
     commits, flushes = counters(url)
     cpu = sum(cpu_seconds(process.pid) for process, _ in nodes)
@@ -86,13 +86,22 @@ def run(nodes, all_games, providers, url):
         turn = index
         local = []
         # Interleave this provider's games as a feed does: message k of each game in turn.
+        # With a rate, each provider sends on a schedule, so together they offer `rate` messages per
+        # second; one that falls behind sends at once until it is back on time, and its latency counts
+        # from the scheduled moment (no coordinated omission).
+        interval = providers / rate if rate else 0
+        due = begin + index * interval / providers
         for k in range(max(len(g) for g in mine)):
             for game in mine:
                 if k >= len(game):
                     continue
                 turn += 1
+                scheduled = due
+                if interval:
+                    time.sleep(max(0.0, due - time.perf_counter()))
+                    due += interval
                 connection = connections[turn % len(connections)]
-                started = time.perf_counter()
+                started = min(time.perf_counter(), scheduled) if interval else time.perf_counter()
                 connection.request("POST", "/v1/feed", body="[" + game[k] + "]",
                                    headers={"Authorization": "Bearer " + KEY, "Content-Type": "application/json"})
                 response = connection.getresponse()
@@ -104,7 +113,7 @@ def run(nodes, all_games, providers, url):
                 statuses[s] = statuses.get(s, 0) + 1
 
     threads = [threading.Thread(target=provider, args=(i,)) for i in range(providers)]
-    started = time.perf_counter()
+    begin = started = time.perf_counter()
     for t in threads: t.start()
     for t in threads: t.join()
     elapsed = time.perf_counter() - started
@@ -129,6 +138,7 @@ def main():
     parser = argparse.ArgumentParser()
     for name in ["bin", "url", "work"]: parser.add_argument("--" + name, required=True)
     for name in ["nodes", "providers", "games", "rounds"]: parser.add_argument("--" + name, type=int, required=True)
+    parser.add_argument("--rate", type=int, default=0)
     a = parser.parse_args()
     all_games = games(a.games)
     results = {"1": [], str(a.nodes): []}
@@ -138,7 +148,7 @@ def main():
             url = database(a.url, "bench_" + tag)
             nodes = start(a.bin, url, count, a.work, tag)
             try:
-                results[str(count)].append(run(nodes, all_games, a.providers, url))
+                results[str(count)].append(run(nodes, all_games, a.providers, url, a.rate))
             finally:
                 for process, _ in nodes:
                     process.send_signal(signal.SIGTERM)
@@ -147,7 +157,8 @@ def main():
             print(f"{tag}: {results[str(count)][-1]}", file=sys.stderr)
     best = {k: max(v, key=lambda r: r["messagesPerSecond"]) for k, v in results.items()}
     print(json.dumps({
-        "command": f"scripts/bench-cluster --nodes {a.nodes} --providers {a.providers} --games {a.games} --rounds {a.rounds}",
+        "command": f"scripts/bench-cluster --nodes {a.nodes} --providers {a.providers} --games {a.games} --rounds {a.rounds}"
+                   + (f" --rate {a.rate}" if a.rate else ""),
         "cores": os.cpu_count(), "messages": sum(len(g) for g in all_games), "runs": results,
         "ratioNodesToOne": round(best[str(a.nodes)]["messagesPerSecond"] / best["1"]["messagesPerSecond"], 2),
     }, indent=1))
