@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "ScoreDomain"),
         // The one retry backoff (exponential, full jitter) every retry loop uses.
         .target(name: "Retry"),
+        // Base64url, the encoding of JWTs (APNs provider tokens, Google OAuth assertions).
+        .target(name: "JOSE"),
         .target(name: "LiveActivity", dependencies: ["ScoreDomain"]),
         .target(name: "Retrosheet", dependencies: ["ScoreDomain"]),
         // MLB Stats API live feed ("GUMBO"): the pure core (JSON Patch, snapshot reader, differ) and the
@@ -75,6 +77,7 @@ let package = Package(
         .target(
             name: "APNs",
             dependencies: [
+                "JOSE",
                 "HTTP2Client",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -86,6 +89,7 @@ let package = Package(
         .target(
             name: "APNsSandbox",
             dependencies: [
+                "JOSE",
                 "Retry",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -103,6 +107,7 @@ let package = Package(
         .target(
             name: "FCM",
             dependencies: [
+                "JOSE",
                 "HTTP2Client", "ScoreDomain",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -116,6 +121,7 @@ let package = Package(
         .target(
             name: "FCMSandbox",
             dependencies: [
+                "JOSE",
                 "APNsSandbox", "ScoreDomain",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -216,7 +222,8 @@ let package = Package(
         .testTarget(
             name: "APNsTests",
             dependencies: [
-                "APNs", "APNsSandbox", "HTTP2Client", "Retry", .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                "APNs", "APNsSandbox", "HTTP2Client", "JOSE", "Retry",
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -228,6 +235,7 @@ let package = Package(
         .testTarget(
             name: "FCMTests",
             dependencies: [
+                "JOSE",
                 "FCM", "FCMSandbox", "HTTP2Client",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -238,6 +246,7 @@ let package = Package(
         .testTarget(
             name: "FCMSandboxTests",
             dependencies: [
+                "JOSE",
                 "FCMSandbox", "HTTP2Client", "ScoreDomain",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),

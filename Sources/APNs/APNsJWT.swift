@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JOSE
 
 /// Builds APNs provider tokens: ES256 JWTs with `{"alg":"ES256","kid":KEYID}` and
 /// `{"iss":TEAMID,"iat":SECONDS}`, base64url without padding, signature in raw `r||s` form.

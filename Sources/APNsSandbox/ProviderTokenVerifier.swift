@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JOSE
 import NIOConcurrencyHelpers
 
 /// Checks `authorization: bearer <JWT>` as APNs does.
@@ -38,9 +39,9 @@ struct ProviderTokenVerifier: Sendable {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return "InvalidProviderToken" }
         let segments = parts[1].split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3,
-            let headerBytes = Self.decode(segments[0]),
-            let claimsBytes = Self.decode(segments[1]),
-            let signatureBytes = Self.decode(segments[2]),
+            let headerBytes = Base64URL.decode(segments[0]),
+            let claimsBytes = Base64URL.decode(segments[1]),
+            let signatureBytes = Base64URL.decode(segments[2]),
             let header = try? JSONDecoder().decode(Header.self, from: Data(headerBytes)),
             let claims = try? JSONDecoder().decode(Claims.self, from: Data(claimsBytes)),
             header.alg == "ES256", header.kid == keyId, claims.iss == teamId,
@@ -58,15 +59,5 @@ struct ProviderTokenVerifier: Sendable {
     /// `ExpiredProviderToken` for a token issued more than ``lifetime`` ago, else `nil`.
     private func expiry(_ issuedAt: Int64, now: Date) -> String? {
         now.timeIntervalSince1970 - TimeInterval(issuedAt) > lifetime ? "ExpiredProviderToken" : nil
-    }
-
-    /// Base64url without padding (padding tolerated).
-    static func decode(_ text: Substring) -> [UInt8]? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        guard !base64.contains("=") || base64.count % 4 == 0 else { return nil }
-        if base64.count % 4 != 0 {
-            base64 += String(repeating: "=", count: 4 - base64.count % 4)
-        }
-        return Data(base64Encoded: base64).map { Array($0) }
     }
 }

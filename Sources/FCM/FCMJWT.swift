@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import JOSE
 import ScoreDomain
 
 /// Builds the signed assertion of the OAuth 2.0 JWT-bearer exchange: header

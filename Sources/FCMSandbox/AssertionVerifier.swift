@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import JOSE
 
 /// Checks the JWT a client signs with its service-account key and exchanges at the token endpoint
 /// (RFC 7523 as Google's OAuth 2.0 server does). Pure: the time comes in as a parameter.
@@ -43,13 +44,13 @@ struct AssertionVerifier: Sendable {
     func problem(with assertion: String, now: Date) -> String? {
         let segments = assertion.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3 else { return "Invalid JWT: the assertion is not three base64url parts" }
-        guard let headerBytes = Self.base64URLDecode(segments[0]),
+        guard let headerBytes = Base64URL.decode(segments[0]),
             let header = try? JSONDecoder().decode(Header.self, from: Data(headerBytes))
         else { return "Invalid JWT: the header is not base64url JSON" }
-        guard let claimsBytes = Self.base64URLDecode(segments[1]),
+        guard let claimsBytes = Base64URL.decode(segments[1]),
             let claims = try? JSONDecoder().decode(Claims.self, from: Data(claimsBytes))
         else { return "Invalid JWT: the claim set is not base64url JSON" }
-        guard let signatureBytes = Self.base64URLDecode(segments[2]) else {
+        guard let signatureBytes = Base64URL.decode(segments[2]) else {
             return "Invalid JWT Signature."
         }
         guard header.alg == "RS256" else {
@@ -79,19 +80,5 @@ struct AssertionVerifier: Sendable {
             return "Invalid JWT Signature."
         }
         return nil
-    }
-
-    /// Base64url without padding (padding tolerated).
-    static func base64URLDecode(_ text: Substring) -> [UInt8]? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        guard !base64.contains("=") || base64.count % 4 == 0 else { return nil }
-        if base64.count % 4 != 0 { base64 += String(repeating: "=", count: 4 - base64.count % 4) }
-        return Data(base64Encoded: base64).map { Array($0) }
-    }
-
-    /// Base64url without padding.
-    static func base64URLEncode<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 }

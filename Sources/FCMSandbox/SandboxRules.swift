@@ -1,4 +1,5 @@
 import Foundation
+import JOSE
 
 /// The access tokens the token endpoint issued, with their expiry. Pure: time comes in as a parameter.
 struct AccessTokens: Sendable {
@@ -13,7 +14,7 @@ struct AccessTokens: Sendable {
         var bytes = [UInt8](repeating: 0, count: 48)
         var generator = SystemRandomNumberGenerator()
         for index in bytes.indices { bytes[index] = generator.next() }
-        let token = "ya29." + AssertionVerifier.base64URLEncode(bytes)
+        let token = "ya29." + Base64URL.encode(bytes)
         let seconds = Double(lifetime.components.seconds) + Double(lifetime.components.attoseconds) / 1e18
         expiries[token] = now.addingTimeInterval(seconds)
         issued += 1

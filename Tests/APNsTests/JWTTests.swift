@@ -2,14 +2,13 @@ import APNs
 import APNsSandbox
 import Crypto
 import Foundation
+import JOSE
 import Testing
 
 @Suite("Provider token (JWT)")
 struct JWTTests {
     static func decodeSegment(_ text: Substring) throws -> [UInt8] {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Array(try #require(Data(base64Encoded: base64)))
+        Array(try #require(Base64URL.decode(text)))
     }
 
     static func makeProvider(_ clock: TestClock) throws -> APNsTokenProvider {

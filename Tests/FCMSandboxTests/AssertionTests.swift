@@ -1,5 +1,6 @@
 import CryptoExtras
 import Foundation
+import JOSE
 import ScoreDomain
 import Testing
 
@@ -82,7 +83,7 @@ struct AssertionTests {
         let good = Fixture.jwt().split(separator: ".")
         var claims = Fixture.claims()
         claims["exp"] = .int(1_800_003_000)
-        let forged = AssertionVerifier.base64URLEncode(Array(JSONValue.object(claims).serialized().utf8))
+        let forged = Base64URL.encode(Array(JSONValue.object(claims).serialized().utf8))
         let assertion = "\(good[0]).\(forged).\(good[2])"
         #expect(Fixture.verifier.problem(with: assertion, now: Fixture.now) == "Invalid JWT Signature.")
     }

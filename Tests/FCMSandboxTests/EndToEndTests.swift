@@ -2,6 +2,7 @@ import CryptoExtras
 import FCMSandbox
 import Foundation
 import HTTP2Client
+import JOSE
 import NIOCore
 import NIOHPACK
 import NIOSSL
@@ -36,9 +37,9 @@ struct SandboxClient {
         let claims =
             #"{"iss":"\#(try #require(account["client_email"]))","scope":"https://www.googleapis.com/auth/firebase.messaging","#
             + #""aud":"\#(try #require(account["token_uri"]))","iat":\#(seconds),"exp":\#(seconds + 3600)}"#
-        let input = Self.base64URL(Data(header.utf8)) + "." + Self.base64URL(Data(claims.utf8))
+        let input = Base64URL.encode(Data(header.utf8)) + "." + Base64URL.encode(Data(claims.utf8))
         let signature = try key.signature(for: Data(input.utf8), padding: .insecurePKCS1v1_5)
-        return input + "." + Self.base64URL(signature.rawRepresentation)
+        return input + "." + Base64URL.encode(signature.rawRepresentation)
     }
 
     /// `POST /token`; the status and the body.
@@ -85,11 +86,6 @@ struct SandboxClient {
         let details = error["details"] as? [[String: Any]] ?? []
         return details.first { $0["@type"] as? String == "type.googleapis.com/google.firebase.fcm.v1.FcmError" }?[
             "errorCode"] as? String
-    }
-
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 
     /// Runs `body` with a started sandbox and a client; stops both afterwards.

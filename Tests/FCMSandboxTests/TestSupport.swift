@@ -1,5 +1,6 @@
 import CryptoExtras
 import Foundation
+import JOSE
 import Logging
 import ScoreDomain
 
@@ -38,10 +39,10 @@ enum Fixture {
         key: _RSA.Signing.PrivateKey = key
     ) -> String {
         let input =
-            AssertionVerifier.base64URLEncode(Array(JSONValue.object(header).serialized().utf8)) + "."
-            + AssertionVerifier.base64URLEncode(Array(JSONValue.object(claims).serialized().utf8))
+            Base64URL.encode(Array(JSONValue.object(header).serialized().utf8)) + "."
+            + Base64URL.encode(Array(JSONValue.object(claims).serialized().utf8))
         let signature = try! key.signature(for: Data(input.utf8), padding: .insecurePKCS1v1_5)
-        return input + "." + AssertionVerifier.base64URLEncode(signature.rawRepresentation)
+        return input + "." + Base64URL.encode(signature.rawRepresentation)
     }
 
     /// A valid Live Activity message to `token` (or with `message` members replaced).
