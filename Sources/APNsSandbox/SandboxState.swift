@@ -85,27 +85,21 @@ final class SandboxState: Sendable {
 
 /// The optional JSON-lines file of recorded requests.
 private struct DeliveryLog {
-    let file: FileHandle
-    let encoder: JSONEncoder
+    let file: LineLog
+    let encoder = JSONEncoder()
 
     init(path: String) throws(APNsSandboxError) {
-        if !FileManager.default.fileExists(atPath: path) {
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
-        }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
+        guard let file = LineLog(path: path) else {
             throw APNsSandboxError(.cannotWriteFile, "cannot open delivery log \(path)")
         }
-        handle.seekToEndOfFile()
-        file = handle
-        encoder = JSONEncoder()
+        self.file = file
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 
     func append(_ delivery: Delivery) {
-        guard var line = try? encoder.encode(DeliveryLogLine(delivery)) else { return }
-        line.append(UInt8(ascii: "\n"))
-        file.write(line)
+        guard let line = try? encoder.encode(DeliveryLogLine(delivery)) else { return }
+        file.append(line)
     }
 
-    func close() { try? file.close() }
+    func close() { file.close() }
 }

@@ -1,3 +1,4 @@
+import APNsSandbox
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -76,22 +77,16 @@ final class SandboxState: Sendable {
 
 /// `messages.jsonl`: one JSON line per `messages:send` request.
 private struct MessageLog {
-    let file: FileHandle
+    let file: LineLog
 
     init(path: String) throws(FCMSandboxError) {
-        if !FileManager.default.fileExists(atPath: path) {
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
-        }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
+        guard let file = LineLog(path: path) else {
             throw FCMSandboxError(.cannotWriteFile, "cannot open the message log \(path)")
         }
-        handle.seekToEndOfFile()
-        file = handle
+        self.file = file
     }
 
-    func append(_ message: FCMReceivedMessage) {
-        file.write(Data((message.jsonLine + "\n").utf8))
-    }
+    func append(_ message: FCMReceivedMessage) { file.append(Data(message.jsonLine.utf8)) }
 
-    func close() { try? file.close() }
+    func close() { file.close() }
 }
