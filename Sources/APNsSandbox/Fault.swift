@@ -37,7 +37,23 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    static func milliseconds(_ duration: Duration) -> Int64 {
+    /// A delay written `<n>ms` or `<x>s` (both local servers' fault specs), from 0 to `atMostSeconds`;
+    /// `nil` otherwise.
+    public static func parseDelay(_ text: Substring, atMostSeconds: Int) -> Duration? {
+        if text.hasSuffix("ms"), let value = Int64(text.dropLast(2)), (0...Int64(atMostSeconds) * 1000).contains(value)
+        {
+            return .milliseconds(value)
+        }
+        if text.hasSuffix("s"), !text.hasSuffix("ms"), let value = Double(text.dropLast()), value.isFinite,
+            (0...Double(atMostSeconds)).contains(value)
+        {
+            return .milliseconds(Int64((value * 1000).rounded()))
+        }
+        return nil
+    }
+
+    /// `duration` in whole milliseconds, as fault descriptions write it.
+    public static func milliseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
@@ -114,15 +130,7 @@ public struct ScriptedFault: Sendable, Hashable, CustomStringConvertible {
         return requestToken?.lowercased() == token
     }
 
-    /// A delay of `<n>ms` or `<x>s`, at most a year.
     private static func parseDuration(_ text: Substring) -> Duration? {
-        let year = 365 * 24 * 3600
-        if text.hasSuffix("ms"), let value = Int64(text.dropLast(2)), (0...Int64(year) * 1000).contains(value) {
-            return .milliseconds(value)
-        }
-        if text.hasSuffix("s"), let value = Double(text.dropLast()), (0...Double(year)).contains(value) {
-            return .milliseconds(Int64(value * 1000))
-        }
-        return nil
+        Fault.parseDelay(text, atMostSeconds: 365 * 24 * 3600)
     }
 }

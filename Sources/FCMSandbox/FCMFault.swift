@@ -1,3 +1,4 @@
+import APNsSandbox
 import Foundation
 
 /// A misbehaviour the sandbox plays instead of answering a request normally.
@@ -40,7 +41,7 @@ public enum FCMFault: Sendable, Hashable, CustomStringConvertible {
         case .error(let status, let code, let retryAfter):
             retryAfter.map { "\(status):\(code):\($0)" } ?? "\(status):\(code)"
         case .delay(let duration):
-            "delay:\(Self.milliseconds(duration))ms"
+            "delay:\(Fault.milliseconds(duration))ms"
         case .drop:
             "drop"
         case .refuseToken:
@@ -50,11 +51,6 @@ public enum FCMFault: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the fault applies to the token endpoint (rather than to `messages:send`).
     var isTokenFault: Bool { self == .refuseToken }
-
-    static func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
 }
 
 /// A fault queued for the next `count` matching requests (all targets, or only `token`).
@@ -174,17 +170,5 @@ public struct FCMScriptedFault: Sendable, Hashable, CustomStringConvertible {
         return .error(status: status, code: String(code), retryAfter: retryAfter)
     }
 
-    /// A delay of `<n>ms` or `<x>s`, at most a day.
-    static func parseDuration(_ text: Substring) -> Duration? {
-        let day = 24 * 3600
-        if text.hasSuffix("ms"), let value = Int64(text.dropLast(2)), (0...Int64(day) * 1000).contains(value) {
-            return .milliseconds(value)
-        }
-        if text.hasSuffix("s"), !text.hasSuffix("ms"), let value = Double(text.dropLast()), value.isFinite,
-            (0...Double(day)).contains(value)
-        {
-            return .milliseconds(Int64((value * 1000).rounded()))
-        }
-        return nil
-    }
+    static func parseDuration(_ text: Substring) -> Duration? { Fault.parseDelay(text, atMostSeconds: 24 * 3600) }
 }

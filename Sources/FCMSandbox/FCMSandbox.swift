@@ -44,8 +44,8 @@ public final class FCMSandbox: Sendable {
     private let logger: Logger
     private let serverChannel: any Channel
     private let group: MultiThreadedEventLoopGroup
-    /// The temporary folder of the key file and CA certificate (no directory configured): removed at stop.
-    private let temporaryFolder: String?
+    /// Its files; a temporary folder (no directory configured) is removed at stop.
+    private let files: Files
     private let isStopped = NIOLockedValueBox(false)
 
     private init(
@@ -61,7 +61,7 @@ public final class FCMSandbox: Sendable {
         self.serviceAccountPath = files.serviceAccount
         self.serviceAccountJSON = serviceAccountJSON
         self.envPath = files.env
-        self.temporaryFolder = files.temporaryFolder
+        self.files = files
         self.state = state
         self.connections = connections
         self.logger = logger
@@ -164,14 +164,14 @@ public final class FCMSandbox: Sendable {
         // Fails the pending delays, which record their requests as unanswered.
         try? await group.shutdownGracefully()
         state.close()
-        if let temporaryFolder { try? FileManager.default.removeItem(atPath: temporaryFolder) }
+        files.removeTemporary()
         logger.debug("FCM sandbox stopped", metadata: ["sandbox.port": "\(port)"])
     }
 
     deinit {
         if !isStopped.withLockedValue({ $0 }) {
             group.shutdownGracefully { _ in }
-            if let temporaryFolder { try? FileManager.default.removeItem(atPath: temporaryFolder) }
+            files.removeTemporary()
         }
     }
 

@@ -129,10 +129,10 @@ enum GoogleError {
         return answer
     }
 
-    /// An OAuth 2.0 token endpoint error (`400` unless told otherwise).
-    static func oauth(_ error: String, _ description: String, status: Int = 400) -> SandboxAnswer {
+    /// An OAuth 2.0 token endpoint error (`400`).
+    static func oauth(_ error: String, _ description: String) -> SandboxAnswer {
         SandboxAnswer(
-            status: status,
+            status: 400,
             body: JSONValue.object(["error": .string(error), "error_description": .string(description)]).serialized(),
             errorCode: error)
     }

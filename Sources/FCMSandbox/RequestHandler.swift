@@ -104,7 +104,7 @@ final class RequestHandler: ChannelInboundHandler {
     private func send(_ request: SendRequest, arrival: Int, now: Date, context: ChannelHandlerContext) {
         switch state.takeFault(device: request.device) {
         case .error(let status, let code, let retryAfter):
-            let answer = SandboxCore.answer(status: status, errorCode: code, retryAfter: retryAfter)
+            let answer = GoogleError.fcm(status: status, errorCode: code, retryAfter: retryAfter)
             respond(request, answer, arrival: arrival, receivedAt: now, context: context)
         case .drop:
             record(request, status: 0, errorCode: nil, isAccepted: false, arrival: arrival, receivedAt: now)

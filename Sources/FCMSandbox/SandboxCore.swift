@@ -120,11 +120,6 @@ struct SandboxCore: Sendable {
 
     mutating func inject(_ fault: FCMScriptedFault) { faults.append(fault) }
 
-    /// The answer a fault gives instead of checking the request.
-    static func answer(status: Int, errorCode: String, retryAfter: Int?) -> SandboxAnswer {
-        GoogleError.fcm(status: status, errorCode: errorCode, retryAfter: retryAfter)
-    }
-
     /// Checks a `messages:send` request as FCM does and answers it.
     mutating func send(_ request: SendRequest, now: Date) -> SandboxAnswer {
         guard let authorization = request.authorization, !authorization.isEmpty else {

@@ -15,8 +15,7 @@ struct AccessTokens: Sendable {
         var generator = SystemRandomNumberGenerator()
         for index in bytes.indices { bytes[index] = generator.next() }
         let token = "ya29." + Base64URL.encode(bytes)
-        let seconds = Double(lifetime.components.seconds) + Double(lifetime.components.attoseconds) / 1e18
-        expiries[token] = now.addingTimeInterval(seconds)
+        expiries[token] = now.addingTimeInterval(lifetime / .seconds(1))
         issued += 1
         return token
     }

@@ -42,6 +42,11 @@ struct APSPayload {
         var text = ""
         text.reserveCapacity(160)
         writeContentState(state, to: &text)
+        return fnv1a(text)
+    }
+
+    /// The 64-bit FNV-1a hash of `text`'s UTF-8 bytes: the content digests of pushes and Live Updates.
+    static func fnv1a(_ text: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)

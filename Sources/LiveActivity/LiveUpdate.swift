@@ -50,12 +50,7 @@ public enum LiveUpdate {
             "\(state.away.code)|\(state.awayScore)|\(bases(state.bases))|\(chip(state))|\(state.half.rawValue)|"
             + "\(state.home.code)|\(state.homeScore)|\(state.inningNumber)|\(state.outs)|\(progress)/\(progressMax)|"
             + "\(state.status.rawValue)|\(Self.text(state))|\(title(state))"
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return hash
+        return APSPayload.fnv1a(text)
     }
 
     /// Occupied bases as `1-3`, `1-2-3`, or empty.

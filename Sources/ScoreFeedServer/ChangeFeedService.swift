@@ -13,8 +13,6 @@ struct ChangeFeedService: Service {
     let logger: Logger
     /// Seconds between keep-alive wake-ups of idle streams.
     var keepAlive: Double = 15
-    /// The most changes read at once.
-    static let page = 1000
 
     func run() async throws {
         let pool = try await database.ready().pool
@@ -33,14 +31,14 @@ struct ChangeFeedService: Service {
                             let after = await hub.head
                             let changes = try await connection.withSession { session in
                                 try cache.withLock {
-                                    try StateChanges.after(after, limit: Self.page, cache: &$0, in: session)
+                                    try StateChanges.after(after, cache: &$0, in: session)
                                 }
                             }
                             await hub.publish(changes)
                             // A short page is everything projected when it was read: later changes come
                             // with their own notification, so no read just to find nothing (every node
                             // follows every change; this read is each node's cost on the primary).
-                            return changes.count == Self.page
+                            return changes.count == StateChanges.pageSize
                         }
                     }
                     group.addTask {

@@ -129,12 +129,7 @@ struct ClusterRoute {
     func handle(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let pool = try await database.ready().pool
         let (nodes, head, checkpoint) = try await pool.withSession { session in
-            let row = try session.query(
-                """
-                SELECT (SELECT coalesce(max(position), 0) FROM events) AS head,
-                       (SELECT coalesce(max(position), 0) FROM projection_checkpoints WHERE name = $1) AS checkpoint
-                """, [Projector.name])[0]
-            return (try Cluster.nodes(in: session), try row.int("head"), try row.int("checkpoint"))
+            (try Cluster.nodes(in: session), try EventLog.head(in: session), try Projector.checkpoint(in: session))
         }
         return .json(
             .object([

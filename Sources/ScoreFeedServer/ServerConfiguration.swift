@@ -50,9 +50,7 @@ public struct ServerConfiguration: Sendable {
     /// The host name and process id, with characters a node id does not allow replaced by `-`.
     public static var defaultNodeId: String {
         let raw = "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
-        let cleaned = String(
-            raw.unicodeScalars.map { Cluster.isValid(nodeId: String($0)) ? Character($0) : "-" }.prefix(128))
-        return cleaned.isEmpty ? "node-\(ProcessInfo.processInfo.processIdentifier)" : cleaned
+        return String(raw.unicodeScalars.map { Cluster.isValid(nodeId: String($0)) ? Character($0) : "-" }.prefix(128))
     }
 
     /// Reads the credentials and limits from the environment. Keys are comma-separated.

@@ -65,9 +65,11 @@ public final class ServerMetrics: Sendable {
             SELECT (SELECT coalesce(max(position), 0) FROM events) AS head,
                    (SELECT coalesce(max(position), 0) FROM projection_checkpoints WHERE name = $1) AS checkpoint,
                    (SELECT count(*) FROM activity_pushes WHERE state = 'pending') AS pending,
-                   (SELECT count(*) FROM activities WHERE active AND route <> 'android') AS activities,
-                   (SELECT count(*) FROM activities WHERE active AND route = 'android') AS followers,
+                   a.activities, a.followers,
                    (SELECT count(*) FROM nodes WHERE heartbeat_at > now() - make_interval(secs => $2)) AS nodes
+            FROM (SELECT count(*) FILTER (WHERE route <> 'android') AS activities,
+                         count(*) FILTER (WHERE route = 'android') AS followers
+                  FROM activities WHERE active) a
             """, [Projector.name, Cluster.aliveWithin])[0]
         let head = try row.int("head")
         gauge("scorefeed_log_head_position").record(head)

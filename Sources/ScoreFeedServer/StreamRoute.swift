@@ -120,7 +120,7 @@ struct StreamRoute {
                     pool = pools.reads
                 }
                 changes = try await pool.withSession { try StateChanges.after(after, gameId: gameId, in: $0) }
-                complete = changes.count < 1000
+                complete = changes.count < StateChanges.pageSize
                 // A short page holds everything up to the hub's head as read before it.
                 reached = complete ? head : changes.last?.position ?? after
             }

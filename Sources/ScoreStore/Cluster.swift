@@ -34,15 +34,10 @@ public enum Cluster {
             }
     }
 
-    /// Tries to take the leadership on this session (kept until the session ends or ``stepDown(in:)``).
+    /// Tries to take the leadership on this session (kept until the session ends).
     /// - Returns: whether this session holds it now.
     public static func tryLead(in session: PostgresSession) throws -> Bool {
         try session.query("SELECT pg_try_advisory_lock(\(leadershipKey)) AS held")[0].bool("held")
-    }
-
-    /// Gives the leadership up (held by this session).
-    public static func stepDown(in session: PostgresSession) throws {
-        try session.query("SELECT pg_advisory_unlock(\(leadershipKey))")
     }
 
     /// Records that the node is alive (and whether it leads) now.

@@ -176,6 +176,11 @@ public enum EventLog {
         return try result.rows.map { (try $0.string("message_id"), try $0.int("position")) }
     }
 
+    /// The position of the newest event (0 for an empty log).
+    public static func head(in session: PostgresSession) throws -> Int {
+        try session.query("SELECT coalesce(max(position), 0) AS head FROM events")[0].int("head")
+    }
+
     /// Whether the log holds any event of the game (ScoreFeed has heard of it).
     public static func hasStream(_ gameId: String, in session: PostgresSession) throws -> Bool {
         try session.query("SELECT EXISTS (SELECT 1 FROM events WHERE stream_id = $1) AS e", [gameId])[0].bool("e")

@@ -58,14 +58,11 @@ public enum Followers {
         let fcm = try fcm.validated()
         let existing = try session.query(
             """
-            SELECT id, active, throttle_state FROM activities
+            SELECT \(columns), throttle_state FROM activities
             WHERE route = 'android' AND game_id = $1 AND fcm_token = $2 FOR UPDATE
             """, [gameId, fcm.value]
         ).rows.first
-        if let existing, try existing.bool("active") {
-            let row = try session.query("SELECT \(columns) FROM activities WHERE id = $1", [try existing.int("id")])
-            return (try decode(row[0]), false)
-        }
+        if let existing, try existing.bool("active") { return (try decode(existing), false) }
         let others = try session.query(
             """
             SELECT count(*) AS n FROM activities a

@@ -33,10 +33,13 @@ public enum StateChanges {
         try session.query("SELECT pg_notify($1, $2)", [channel, String(position)])
     }
 
+    /// The most changes ``after(_:gameId:limit:in:)`` reads at once: a shorter page is all there was.
+    public static let pageSize = 1000
+
     /// Changes after `position` in position order, of one game or all, at most `limit`, never past
     /// the projector's checkpoint.
     public static func after(
-        _ position: Int, gameId: String? = nil, limit: Int = 1000, in session: PostgresSession
+        _ position: Int, gameId: String? = nil, limit: Int = pageSize, in session: PostgresSession
     ) throws -> [StateChange] {
         var cache = Cache()
         return try after(position, gameId: gameId, limit: limit, cache: &cache, in: session)
@@ -45,7 +48,7 @@ public enum StateChanges {
     /// ``after(_:gameId:limit:in:)`` using and updating `cache`.
     /// - Throws: ``StoreError/corruptEvent(position:reason:)`` when the fold refuses a stored event.
     public static func after(
-        _ position: Int, gameId: String? = nil, limit: Int = 1000, cache: inout Cache,
+        _ position: Int, gameId: String? = nil, limit: Int = pageSize, cache: inout Cache,
         in session: PostgresSession
     ) throws -> [StateChange] {
         let checkpoint = try Projector.checkpoint(in: session)
