@@ -1,23 +1,9 @@
 """scripts/bench-cluster's load: providers posting real games to 1 node, then to N nodes."""
-import argparse, http.client, json, os, re, signal, statistics, subprocess, sys, threading, time, urllib.parse
+import argparse, http.client, json, os, signal, subprocess, sys, threading, time, urllib.parse
+
+from cluster_tools import free_port, games, serve, sql
 
 KEY = "bench-cluster-ingest-key-0001"
-
-
-def games(count):
-    """`count` games from the fixtures, each with its own game and message ids: a list of message lists."""
-    sources = ["plain-nine", "extra-innings-walkoff", "delayed-postponed"]
-    out = []
-    for n in range(count):
-        lines = open(f"fixtures/{sources[n % 3]}.jsonl").read().splitlines()
-        game = []
-        for line in lines:
-            message = json.loads(line)
-            message["gameId"] = f"bench-{n:04d}-{message['gameId']}"
-            message["id"] = f"bench-{n:04d}-{message['id']}"
-            game.append(json.dumps(message, separators=(",", ":")))
-        out.append(game)
-    return out
 
 
 def database(url, name):
@@ -30,10 +16,9 @@ def database(url, name):
 
 def counters(url):
     """The database's commits and the server's WAL flushes so far (PostgreSQL 14+)."""
-    out = subprocess.run(["psql", url, "-XAtqc", "SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname ="
-                          " current_database()) || ' ' || (SELECT wal_sync FROM pg_stat_wal)"],
-                         check=True, capture_output=True, text=True).stdout.split()
-    return int(out[0]), int(out[1])
+    row = sql(url, "SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()),"
+                   " (SELECT wal_sync FROM pg_stat_wal)")[0]
+    return int(row[0]), int(row[1])
 
 
 def cpu_seconds(pid):
@@ -57,17 +42,10 @@ def postgres_cpu_seconds():
 def start(binary, url, count, work, tag):
     nodes = []
     for i in range(count):
-        port_file = f"{work}/{tag}-{i}.port"
         env = dict(os.environ, SCOREFEED_DATABASE_URL=url, SCOREFEED_INGEST_KEYS=KEY,
                    SCOREFEED_NODE_ID=f"{tag}-{i}", SCOREFEED_LOG_LEVEL="warning")
-        log = open(f"{work}/{tag}-{i}.log", "w")
-        process = subprocess.Popen([binary, "serve", "--port", "0", "--port-file", port_file], env=env,
-                                   stdout=log, stderr=log)
-        for _ in range(600):
-            if os.path.exists(port_file) and open(port_file).read().strip():
-                break
-            time.sleep(0.05)
-        nodes.append((process, int(open(port_file).read().strip())))
+        port = free_port()
+        nodes.append((serve(binary, env, port, f"{work}/{tag}-{i}.log"), port))
         if i == 0:
             time.sleep(0.5)  # the first node migrates the new database before the others open it
     return nodes
@@ -82,6 +60,8 @@ def run(nodes, all_games, providers, url, rate):
 
     def provider(index):
         mine = all_games[index::providers]
+        if not mine:
+            return
         connections = [http.client.HTTPConnection("127.0.0.1", port, timeout=30) for port in ports]
         turn = index
         local = []
@@ -140,7 +120,8 @@ def main():
     for name in ["nodes", "providers", "games", "rounds"]: parser.add_argument("--" + name, type=int, required=True)
     parser.add_argument("--rate", type=int, default=0)
     a = parser.parse_args()
-    all_games = games(a.games)
+    all_games = [[json.dumps(m, separators=(",", ":")) for m in game]
+                 for game in games(a.games, "bench")]
     results = {"1": [], str(a.nodes): []}
     for round_ in range(a.rounds):
         for count in [1, a.nodes]:

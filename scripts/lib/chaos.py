@@ -3,21 +3,17 @@
 Everything random is drawn from --seed (the schedule of kills, batches, pauses and APNs faults), so a failing
 run can be run again with the same choices. Threads race, so the interleaving is not replayed exactly.
 """
-import argparse, http.client, json, os, random, signal, socket, subprocess, sys, threading, time
+import argparse, http.client, json, os, random, signal, subprocess, sys, threading, time
+
+import chaos_checks
+from cluster_tools import free_port, games, serve, sql
 
 INGEST_KEY = "chaos-ingest-key-000000001"
 APP_KEY = "chaos-app-key-00000000001"
-SOURCES = ["plain-nine", "extra-innings-walkoff", "delayed-postponed"]
 
 
 def log(text):
     print(f"chaos: {text}", file=sys.stderr, flush=True)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Run:
@@ -35,21 +31,9 @@ class Run:
         self.posting = True
         self.env = dict(os.environ, SCOREFEED_DATABASE_URL=a.url, SCOREFEED_INGEST_KEYS=INGEST_KEY,
                         SCOREFEED_APP_KEYS=APP_KEY, SCOREFEED_LOG_LEVEL="warning")
-        self.games = self.load_games()
+        self.games = games(a.games, f"chaos-{a.seed}")
 
     # --- the cast ------------------------------------------------------------------------------------
-
-    def load_games(self):
-        games = []
-        for n in range(self.a.games):
-            game = []
-            for line in open(f"fixtures/{SOURCES[n % len(SOURCES)]}.jsonl").read().splitlines():
-                message = json.loads(line)
-                message["gameId"] = f"chaos-{self.a.seed}-{n:02d}-{message['gameId']}"
-                message["id"] = f"chaos-{self.a.seed}-{n:02d}-{message['id']}"
-                game.append(message)
-            games.append(game)
-        return games
 
     def start_sandbox(self):
         folder = f"{self.a.work}/apns"
@@ -68,18 +52,8 @@ class Run:
 
     def start_node(self, name):
         port = self.nodes.get(name, {}).get("port") or free_port()
-        env = dict(self.env, SCOREFEED_NODE_ID=name)
-        process = subprocess.Popen([self.a.bin, "serve", "--host", "127.0.0.1", "--port", str(port)], env=env,
-                                   stdout=open(f"{self.a.work}/{name}.log", "a"), stderr=subprocess.STDOUT)
+        process = serve(self.a.bin, dict(self.env, SCOREFEED_NODE_ID=name), port, f"{self.a.work}/{name}.log")
         self.nodes[name] = {"port": port, "process": process}
-        for _ in range(600):
-            try:
-                if self.get(port, "/healthz")[0] == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.05)
-        raise SystemExit(f"chaos: node {name} did not start; see {self.a.work}/{name}.log")
 
     # --- HTTP ----------------------------------------------------------------------------------------
 
@@ -246,20 +220,16 @@ class Run:
         self.elapsed = time.time() - self.started
         return settled
 
-    def sql(self, query):
-        out = subprocess.run(["psql", self.a.url, "-XAtqc", query], check=True, capture_output=True, text=True)
-        return out.stdout
-
     def settle(self):
         """Waits until every game is final in the projection and no push is pending."""
         deadline = time.time() + self.a.settle
         games = len(self.games)
         while time.time() < deadline:
             try:
-                left = self.sql(
-                    "SELECT (SELECT count(*) FROM activity_pushes WHERE state = 'pending') || ' ' || "
-                    f"(SELECT count(*) FROM score_states WHERE game_id LIKE 'chaos-{self.a.seed}-%' "
-                    "AND state->>'status' IN ('closed', 'postponed', 'cancelled'))").split()
+                left = sql(self.a.url,
+                           "SELECT (SELECT count(*) FROM activity_pushes WHERE state = 'pending'), "
+                           f"(SELECT count(*) FROM score_states WHERE game_id LIKE 'chaos-{self.a.seed}-%' "
+                           "AND state->>'status' IN ('closed', 'postponed', 'cancelled'))")[0]
                 if left[0] == "0" and int(left[1]) == games:
                     return True
             except subprocess.CalledProcessError:
@@ -280,7 +250,6 @@ def main():
     run = Run(a)
     log(f"seed {a.seed}: {a.nodes} nodes, {a.games} games, {a.providers} providers, {a.kills} kills")
     settled = run.run()
-    import chaos_checks
     report = chaos_checks.report(run, settled)
     print(json.dumps(report, indent=1))
     sys.exit(0 if report["ok"] else 1)

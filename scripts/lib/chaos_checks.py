@@ -1,10 +1,11 @@
 """scripts/chaos's verdict: the promises checked against the database and what the APNs server received."""
 import json, os, subprocess
 
+import cluster_tools
+
 
 def sql(run, query):
-    out = subprocess.run(["psql", run.a.url, "-XAtqc", query], check=True, capture_output=True, text=True)
-    return [line.split("|") for line in out.stdout.splitlines()]
+    return cluster_tools.sql(run.a.url, query)
 
 
 def acknowledged_once(run):
