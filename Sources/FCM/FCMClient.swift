@@ -43,14 +43,7 @@ public final class FCMClient: Sendable {
         self.requestTimeout = requestTimeout
         self.logger = logger
         self.now = now
-        var certificates: [NIOSSLCertificate] = []
-        if let caFile = configuration.additionalCAFile {
-            do {
-                certificates = try FCMConfiguration.loadCertificates(path: caFile, field: "additionalCAFile")
-            } catch {
-                logger.error("FCM extra CA not loaded", metadata: ["fcm.error": "\(error)"])
-            }
-        }
+        let certificates = configuration.additionalCACertificates
         let endpoint = FCMEndpoint(configuration.baseURL, caCertificates: certificates, connections: self.connections)
         self.authority = endpoint.authority
         self.sendPath = endpoint.path + "/v1/projects/\(configuration.serviceAccount.projectId)/messages:send"

@@ -16,7 +16,9 @@ public struct FCMConfiguration: Sendable, CustomStringConvertible {
     public var baseURL: URL
     /// Path of a PEM file of CA certificates trusted besides the system roots (e.g. a local server's CA),
     /// for both the FCM server and the token endpoint.
-    public var additionalCAFile: String?
+    public let additionalCAFile: String?
+    /// The certificates loaded from ``additionalCAFile`` (read once, here).
+    public let additionalCACertificates: [NIOSSLCertificate]
 
     /// Creates a validated configuration.
     /// - Parameters:
@@ -34,7 +36,9 @@ public struct FCMConfiguration: Sendable, CustomStringConvertible {
             throw FCMConfigurationError(field: "baseURL", reason: "must be an https URL with a host")
         }
         if let additionalCAFile {
-            _ = try Self.loadCertificates(path: additionalCAFile, field: "additionalCAFile")
+            additionalCACertificates = try Self.loadCertificates(path: additionalCAFile, field: "additionalCAFile")
+        } else {
+            additionalCACertificates = []
         }
         self.serviceAccount = serviceAccount
         self.baseURL = url

@@ -57,13 +57,14 @@ public struct LiveUpdateThrottle: Sendable, Equatable, Codable {
             pending = change.next
             return pushes
         }
-        guard shown != LiveUpdate.contentDigest(change.next) else { return pushes }
+        let content = LiveUpdate.contentDigest(change.next)
+        guard shown != content else { return pushes }
         let interval = Double(policy.liveUpdateInterval)
         if let lastSentAt, now < lastSentAt.addingTimeInterval(interval) {
             (pending, due) = (change.next, lastSentAt.addingTimeInterval(interval))
             return pushes
         }
-        pushes.append(send(change.next, event: .update, at: now, reason: .immediate, policy: policy))
+        pushes.append(send(change.next, content: content, event: .update, at: now, reason: .immediate, policy: policy))
         return pushes
     }
 
@@ -71,20 +72,22 @@ public struct LiveUpdateThrottle: Sendable, Equatable, Codable {
     public mutating func tick(at now: Date, policy: ThrottlePolicy) -> [ActivityPush] {
         guard !ended, let waiting = pending, let due, due <= now else { return [] }
         (pending, self.due) = (nil, nil)
-        guard shown != LiveUpdate.contentDigest(waiting) else { return [] }
-        return [send(waiting, event: .update, at: due, reason: .coalesced, policy: policy)]
+        let content = LiveUpdate.contentDigest(waiting)
+        guard shown != content else { return [] }
+        return [send(waiting, content: content, event: .update, at: due, reason: .coalesced, policy: policy)]
     }
 
     /// When ``tick(at:policy:)`` must run next, if ever.
     public var nextDeadline: Date? { ended ? nil : due }
 
+    /// Sends `state`; `content` is its ``LiveUpdate/contentDigest(_:)`` when the caller has it already.
     private mutating func send(
-        _ state: ScoreState, event: LiveActivityEvent, at time: Date, reason: ActivityPush.Reason,
-        policy: ThrottlePolicy
+        _ state: ScoreState, content: UInt64? = nil, event: LiveActivityEvent, at time: Date,
+        reason: ActivityPush.Reason, policy: ThrottlePolicy
     ) -> ActivityPush {
         seq += 1
         lastSentAt = time
-        shown = LiveUpdate.contentDigest(state)
+        shown = content ?? LiveUpdate.contentDigest(state)
         if event == .end { ended = true }
         let second = Int(time.timeIntervalSince1970.rounded(.down))
         return ActivityPush(
