@@ -93,15 +93,7 @@ public struct LocalCluster: Sendable {
         var options = "-c max_connections=300 -c listen_addresses='' -p \(Self.defaultPort)"
         if let tcpPort { options = "-c max_connections=300 -c listen_addresses=127.0.0.1 -p \(tcpPort)" }
         logger.info("starting embedded PostgreSQL", metadata: ["db.home": "\(home.path)"])
-        let result = try await run(
-            binaries.pgCtl,
-            ["start", "-w", "-t", "60", "-D", dataDirectory.path, "-l", logFile.path, "-o", options],
-            asPostgres: runsAsRoot)
-        guard result.status == 0 else {
-            throw LocalClusterError(
-                message: "could not start PostgreSQL in \(dataDirectory.path): \(result.stdout.trimmed)\n"
-                    + "server log \(logFile.path):\n\(tail(of: logFile))")
-        }
+        try await startServer(binaries, options: options, what: "PostgreSQL")
         try await createDatabaseIfNeeded()
         return true
     }
@@ -133,23 +125,10 @@ public struct LocalCluster: Sendable {
                 message: "pg_basebackup from \(primaryHost):\(primaryPort) failed: \(backup.stdout.trimmed)")
         }
         // The copied configuration names the primary's socket folder: this one listens in its own.
-        let quoted = home.path.replacingOccurrences(of: "'", with: "''")
-        let handle = try FileHandle(forWritingTo: dataDirectory.appendingPathComponent("postgresql.conf"))
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data("\n# scorefeed: hot standby\nunix_socket_directories = '\(quoted)'\n".utf8))
-        try handle.close()
-        let result = try await run(
-            binaries.pgCtl,
-            [
-                "start", "-w", "-t", "60", "-D", dataDirectory.path, "-l", logFile.path, "-o",
-                "-c max_connections=300 -c listen_addresses='' -p \(Self.defaultPort)",
-            ],
-            asPostgres: runsAsRoot)
-        guard result.status == 0 else {
-            throw LocalClusterError(
-                message: "could not start the standby in \(dataDirectory.path): \(result.stdout.trimmed)\n"
-                    + "server log \(logFile.path):\n\(tail(of: logFile))")
-        }
+        try appendSettings("hot standby", "unix_socket_directories = '\(quotedHome)'")
+        try await startServer(
+            binaries, options: "-c max_connections=300 -c listen_addresses='' -p \(Self.defaultPort)",
+            what: "the standby")
     }
 
     /// Stops the server (fast shutdown). Returns `false` when it was not running.
@@ -217,15 +196,32 @@ public struct LocalCluster: Sendable {
         guard result.status == 0 else {
             throw LocalClusterError(message: "initdb failed in \(dataDirectory.path): \(result.stdout.trimmed)")
         }
-        let quoted = home.path.replacingOccurrences(of: "'", with: "''")
-        let settings =
-            "\n# scorefeed: private cluster, unix socket only unless started with TCP\n"
-            + "unix_socket_directories = '\(quoted)'\nlisten_addresses = ''\n"
-        let conf = dataDirectory.appendingPathComponent("postgresql.conf")
-        let handle = try FileHandle(forWritingTo: conf)
+        try appendSettings(
+            "private cluster, unix socket only unless started with TCP",
+            "unix_socket_directories = '\(quotedHome)'\nlisten_addresses = ''")
+    }
+
+    /// The home folder as a quoted string literal of `postgresql.conf`.
+    private var quotedHome: String { home.path.replacingOccurrences(of: "'", with: "''") }
+
+    /// Appends `settings` (lines) to `postgresql.conf` under a `# scorefeed: <why>` comment.
+    private func appendSettings(_ why: String, _ settings: String) throws {
+        let handle = try FileHandle(forWritingTo: dataDirectory.appendingPathComponent("postgresql.conf"))
         defer { try? handle.close() }
         try handle.seekToEnd()
-        try handle.write(contentsOf: Data(settings.utf8))
+        try handle.write(contentsOf: Data("\n# scorefeed: \(why)\n\(settings)\n".utf8))
+    }
+
+    /// `pg_ctl start` with the server `options`, waiting until it accepts connections.
+    private func startServer(_ binaries: PostgresBinaries, options: String, what: String) async throws {
+        let result = try await run(
+            binaries.pgCtl, ["start", "-w", "-t", "60", "-D", dataDirectory.path, "-l", logFile.path, "-o", options],
+            asPostgres: runsAsRoot)
+        guard result.status == 0 else {
+            throw LocalClusterError(
+                message: "could not start \(what) in \(dataDirectory.path): \(result.stdout.trimmed)\n"
+                    + "server log \(logFile.path):\n\(tail(of: logFile))")
+        }
     }
 
     private func createDatabaseIfNeeded() async throws {
