@@ -55,7 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard drainSeconds >= 0 else { throw ValidationError("--drain-seconds must not be negative") }
         if let nodeId, !Cluster.isValid(nodeId: nodeId) {
-            throw ValidationError("--node-id must be 1 to 128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'")
+            throw ValidationError("--node-id must be \(Cluster.nodeIdRule)")
         }
     }
 

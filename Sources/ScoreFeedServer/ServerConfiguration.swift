@@ -90,8 +90,7 @@ public struct ServerConfiguration: Sendable {
         }
         if let text = env[Variable.nodeId], !text.isEmpty {
             guard Cluster.isValid(nodeId: text) else {
-                throw ConfigurationError(
-                    "\(Variable.nodeId) must be 1 to 128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'")
+                throw ConfigurationError("\(Variable.nodeId) must be \(Cluster.nodeIdRule)")
             }
             configuration.nodeId = text
         }

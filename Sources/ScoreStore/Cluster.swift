@@ -25,6 +25,9 @@ public enum Cluster {
     /// A heartbeat older than this many seconds means the node is gone.
     public static let aliveWithin = 10
 
+    /// What ``isValid(nodeId:)`` accepts, in the words of an error message.
+    public static let nodeIdRule = "1 to 128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'"
+
     /// A node id: 1 to 128 characters of A-Z, a-z, 0-9, `.`, `_`, `:` and `-`.
     public static func isValid(nodeId: String) -> Bool {
         (1...128).contains(nodeId.utf8.count)
