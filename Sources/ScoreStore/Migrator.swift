@@ -66,8 +66,10 @@ public struct Migrator: Sendable {
 
     /// Applies every migration not yet recorded. Returns the ones it applied.
     ///
-    /// Concurrent migrators wait for each other on an advisory lock; a recorded migration whose
-    /// file has changed since, or one this build does not know, is an error.
+    /// Concurrent migrators of the same schema wait for each other on an advisory lock (migrators of
+    /// other schemas do not: a server starting beside a test suite that migrates hundreds of schemas
+    /// is not held up by them); a recorded migration whose file has changed since, or one this build
+    /// does not know, is an error.
     @discardableResult
     public func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> [Migration] {
         let migrations = self.migrations
@@ -128,8 +130,8 @@ func fnv1a64(_ text: String) -> String {
 
 /// Advisory lock keys used by the store, in one place.
 enum AdvisoryLock {
-    /// Held while migrating.
-    static let migrations: Int64 = 0x5343_4f52_4546_0001
+    /// Held while migrating a schema (a key per schema).
+    static let migrations = "hashtextextended('scorefeed-migrations.' || current_schema(), 0)"
     /// Held by every appending transaction until it commits, so insert order equals commit order
     /// and a reader following `position` never skips an event (see docs/event-log.md).
     static let append: Int64 = 0x5343_4f52_4546_0002
