@@ -9,7 +9,10 @@ import ScoreDomain
 ///   the latest goes out when it closes. With the default 5 s that is at most 12 a minute per followed
 ///   game, against FCM's 240 a minute per device (and a device follows at most a few games at once).
 /// - Messages are non-collapsible and high priority (FCM allows only 20 collapsible messages in a
-///   burst); each carries `seq`, strictly increasing from 1, so the app drops one older than it shows.
+///   burst); each carries `seq`, the send time in milliseconds since 1970 (raised by one where two
+///   would be equal), so the app drops one older than it shows. A time, not a count: a device that
+///   follows the game again under a new FCM token or FID (a new follow, a new count) still gets
+///   numbers greater than anything its earlier follow sent.
 /// - The end goes out at once (`type` `end`), whatever the interval; nothing after it.
 /// - Changes from before the follow (on the caller's clock) send nothing.
 ///
@@ -19,7 +22,8 @@ public struct LiveUpdateThrottle: Sendable, Equatable, Codable {
     /// When the device chose to follow the game.
     public let followedAt: Date
     private(set) var lastSentAt: Date?
-    /// The `seq` of the last message (0: none yet).
+    /// The `seq` of the last message (0: none yet): milliseconds since 1970 of its send time, or one
+    /// more than the message before.
     private(set) var seq = 0
     private(set) var shown: UInt64?
     /// A change waiting for the interval to close, and when it does.
@@ -85,7 +89,7 @@ public struct LiveUpdateThrottle: Sendable, Equatable, Codable {
         _ state: ScoreState, content: UInt64? = nil, event: LiveActivityEvent, at time: Date,
         reason: ActivityPush.Reason, policy: ThrottlePolicy
     ) -> ActivityPush {
-        seq += 1
+        seq = max(seq + 1, Int((time.timeIntervalSince1970 * 1000).rounded(.down)))
         lastSentAt = time
         shown = content ?? LiveUpdate.contentDigest(state)
         if event == .end { ended = true }

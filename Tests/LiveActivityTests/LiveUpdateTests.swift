@@ -26,15 +26,18 @@ struct LiveUpdateTests {
         return pushes
     }
 
-    @Test("each change goes out at once as a high-priority message with seq 1, 2, 3")
+    /// `seq` of a message sent `seconds` after the first pitch: its send time in milliseconds.
+    static func seq(_ seconds: Double) -> Int { Int(start.addingTimeInterval(seconds).timeIntervalSince1970 * 1000) }
+
+    @Test("each change goes out at once as a high-priority message, seq its send time in milliseconds")
     func immediate() {
         let pushes = Self.run([(0, .gameStarted), (10, .outRecorded(outs: 1)), (20, .runScored(team: .away, runs: 1))])
-        #expect(pushes.map(\.timestamp) == [1, 2, 3])
+        #expect(pushes.map(\.timestamp) == [Self.seq(0), Self.seq(10), Self.seq(20)])
         #expect(pushes.map(\.priority) == [10, 10, 10])
         #expect(pushes.map(\.reason) == [.immediate, .immediate, .immediate])
         #expect(pushes.map(\.event) == [.update, .update, .update])
         #expect(pushes[2].payload.contains(#""chip":"1-0 T1""#))
-        #expect(pushes[2].payload.contains(#""seq":"3""#))
+        #expect(pushes[2].payload.contains(#""seq":"\#(Self.seq(20))""#))
     }
 
     @Test("changes inside the interval coalesce: the latest goes out when it closes, as of that moment")
@@ -45,7 +48,28 @@ struct LiveUpdateTests {
         #expect(pushes[1].reason == .coalesced)
         #expect(pushes[1].sendAt == Self.start.addingTimeInterval(5))
         #expect(pushes[1].payload.contains(#""outs":"3""#))
-        #expect(pushes[1].timestamp == 2)
+        #expect(pushes[1].timestamp == Self.seq(5))
+    }
+
+    @Test("seq is strictly increasing when two messages share a millisecond")
+    func sameMillisecond() {
+        var throttle = LiveUpdateThrottle(followedAt: Self.start.addingTimeInterval(-60))
+        let state = T.state(.inprogress, 9, version: 2)
+        let started = throttle.start(state, at: Self.start, policy: ThrottlePolicy())
+        let ended = throttle.receive(
+            GameChange(previous: state, next: T.fold(state, .gameEnded(.closed), at: rfc3339(Self.start)), event: .gameEnded(.closed)),
+            at: Self.start, policy: ThrottlePolicy())
+        #expect(started.map(\.timestamp) == [Self.seq(0)])
+        #expect(ended.map(\.timestamp) == [Self.seq(0) + 1])
+    }
+
+    @Test("a new follow of the game (another FCM token or FID: a new count) sends seq above the old follow's")
+    func newFollowAboveOld() {
+        let old = Self.run([(0, .gameStarted), (10, .outRecorded(outs: 1))])
+        var renewed = LiveUpdateThrottle(followedAt: Self.start.addingTimeInterval(11))
+        let fresh = renewed.start(T.state(.inprogress, 1, version: 3), at: Self.start.addingTimeInterval(11), policy: ThrottlePolicy())
+        #expect(fresh.map(\.timestamp) == [Self.seq(11)])
+        #expect(fresh[0].timestamp > old.last!.timestamp)
     }
 
     @Test("the end goes out at once, whatever the interval, and nothing after it")

@@ -28,10 +28,10 @@ struct FCMTargetTests {
             #expect(viaFCM.map(\.expiration) == apns.map(\.expiration))
             #expect(viaFCM.allSatisfy { $0.route == .fcm && $0.fcm == .token(fcmIOSRegistration) })
             #expect(apns.allSatisfy { $0.route == .apns && $0.fcm == nil })
-            // The Android follower: its golden stream, seq 1, 2, 3…, one end, last.
+            // The Android follower: its golden stream, seq each message's send time in milliseconds, one end, last.
             let android = pushes.filter { $0.route == .android }
             #expect(android.allSatisfy { $0.fcm == .token(androidRegistration) && $0.priority == 10 })
-            #expect(android.map(\.timestamp) == Array(1...android.count))
+            #expect(zip(android, android.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
             #expect(android.filter { $0.event == .end }.count == 1)
             #expect(android.last?.event == .end)
             let produced = androidLines(android)
@@ -76,7 +76,7 @@ struct FCMTargetTests {
     }
 
     @Test(
-        "following a game in progress sends its state at once (the Live Update's start); following again after unfollowing goes on from the last seq"
+        "following a game in progress sends its state at once (the Live Update's start); following again after unfollowing goes on after the last seq"
     )
     func startAndSeq() async throws {
         try await withStore { connection in
@@ -91,15 +91,16 @@ struct FCMTargetTests {
                 try Followers.follow(gameId: gameId, fcm: .token(androidRegistration), at: at, in: $0)
             }
             var pushes = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
-            #expect(pushes.map(\.timestamp) == [1] && pushes.first?.route == .android)
-            #expect(pushes.first?.payload.contains(#""seq":"1""#) == true)
+            let startSeq = Int(at.timeIntervalSince1970 * 1000)
+            #expect(pushes.map(\.timestamp) == [startSeq] && pushes.first?.route == .android)
+            #expect(pushes.first?.payload.contains(#""seq":"\#(startSeq)""#) == true)
             // The rest of the game, then unfollow and follow again: seq goes on.
             _ = try await Ingestor(connection: connection).ingest(Array(messages.suffix(from: messages.count / 2)))
             _ = try await Projector().step(connection)
             pushes = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
-            #expect(pushes.map(\.timestamp) == Array(1...pushes.count))
+            #expect(zip(pushes, pushes.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
             #expect(pushes.last?.event == .end)
-            let last = pushes.count
+            let last = pushes.last!.timestamp
             _ = try await connection.transaction { tx in
                 try Followers.unfollow(gameId: gameId, fcmToken: androidRegistration, in: tx)
                 _ = try Followers.follow(gameId: gameId, fcm: .token(androidRegistration), at: Date(), in: tx)
