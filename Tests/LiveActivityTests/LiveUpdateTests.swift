@@ -57,7 +57,9 @@ struct LiveUpdateTests {
         let state = T.state(.inprogress, 9, version: 2)
         let started = throttle.start(state, at: Self.start, policy: ThrottlePolicy())
         let ended = throttle.receive(
-            GameChange(previous: state, next: T.fold(state, .gameEnded(.closed), at: rfc3339(Self.start)), event: .gameEnded(.closed)),
+            GameChange(
+                previous: state, next: T.fold(state, .gameEnded(.closed), at: rfc3339(Self.start)),
+                event: .gameEnded(.closed)),
             at: Self.start, policy: ThrottlePolicy())
         #expect(started.map(\.timestamp) == [Self.seq(0)])
         #expect(ended.map(\.timestamp) == [Self.seq(0) + 1])
@@ -67,7 +69,8 @@ struct LiveUpdateTests {
     func newFollowAboveOld() {
         let old = Self.run([(0, .gameStarted), (10, .outRecorded(outs: 1))])
         var renewed = LiveUpdateThrottle(followedAt: Self.start.addingTimeInterval(11))
-        let fresh = renewed.start(T.state(.inprogress, 1, version: 3), at: Self.start.addingTimeInterval(11), policy: ThrottlePolicy())
+        let fresh = renewed.start(
+            T.state(.inprogress, 1, version: 3), at: Self.start.addingTimeInterval(11), policy: ThrottlePolicy())
         #expect(fresh.map(\.timestamp) == [Self.seq(11)])
         #expect(fresh[0].timestamp > old.last!.timestamp)
     }
