@@ -14,6 +14,7 @@ public enum Outbox {
     public static func claim(
         limit: Int, lease: Int, routes: [PushRoute] = [.apns], in tx: PostgresSession
     ) throws -> [OutboxPush] {
+        if routes.contains(.android) { try supersedeLiveUpdateBacklog(in: tx) }
         // Not a push whose activity has another one on the wire (another round or worker holds it; a
         // hashed subplan, read once per claim, whatever the planner's statistics):
         // per-activity order, and an older push waiting for its retry is not sent beside a newer one
@@ -36,6 +37,28 @@ public enum Outbox {
             RETURNING \(ActivityPushes.columns)
             """, [limit, lease, routes.map(\.rawValue)])
         return try ActivityPushes.decode(claimed).sorted { $0.id < $1.id }
+    }
+
+    /// How long an Android follower's message may wait, with a newer one of the same follow behind
+    /// it, before it is a backlog (seconds, on the database's clock since it was planned).
+    public static let liveUpdateBacklogAge = 30
+
+    /// Supersedes the Android messages that waited ``liveUpdateBacklogAge`` while a newer one of the
+    /// same follow waits too (after an outage, a pause, or a time without FCM settings): each carries
+    /// the whole state, so the newest is enough, and sending the backlog would burst over FCM's
+    /// 240 messages a minute per device. A message that is merely due (a replay plans a whole game at
+    /// once) is not touched: the age counts from `planned_at`, not from the planner's `send_at`.
+    static func supersedeLiveUpdateBacklog(in tx: PostgresSession) throws {
+        try tx.query(
+            """
+            UPDATE activity_pushes o
+            SET state = 'superseded', claimed_until = NULL, last_reason = 'a newer live update was waiting'
+            WHERE o.route = 'android' AND o.state = 'pending' AND o.event <> 'end'
+              AND (o.claimed_until IS NULL OR o.claimed_until < now())
+              AND o.planned_at < now() - make_interval(secs => $1)
+              AND EXISTS (SELECT 1 FROM activity_pushes n
+                          WHERE n.activity_id = o.activity_id AND n.state = 'pending' AND n.id > o.id)
+            """, [liveUpdateBacklogAge])
     }
 
     /// Gives claimed pushes back untouched (the attempt is not counted), for another round now.

@@ -193,4 +193,36 @@ struct FCMTargetTests {
             #expect(claimed.first?.fcm == .token(fcmIOSRegistration))
         }
     }
+
+    @Test(
+        "an Android backlog (messages that waited 30 s with a newer one behind them) is superseded: the device gets the newest, not a burst"
+    )
+    func backlog() async throws {
+        try await withStore { connection in
+            let file = fixture("plain-nine.jsonl")
+            try await registerFCMTargets(for: file, connection)
+            _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+            let android = "SELECT count(*) AS n FROM activity_pushes WHERE route = 'android' AND state = 'pending'"
+            let planned = try await connection.query(android)[0].int("n")
+            // A whole game planned at once (a replay) is merely due: nothing is superseded.
+            let first = try await connection.transaction {
+                try Outbox.claim(limit: 1, lease: 30, routes: [.android], in: $0)
+            }
+            #expect(first.count == 1 && first[0].event == .update)
+            #expect(try await connection.query(android)[0].int("n") == planned)
+            // The same messages after a minute without FCM (an outage): only the end is left to claim.
+            try await connection.transaction { tx in
+                try Outbox.release(first.map(\.id), in: tx)
+                try tx.query("UPDATE activity_pushes SET planned_at = now() - interval '1 minute'")
+            }
+            let claimed = try await connection.transaction {
+                try Outbox.claim(limit: 100, lease: 30, routes: [.android, .fcm], in: $0)
+            }
+            #expect(claimed.filter { $0.route == .android }.map(\.event) == [.end])
+            #expect(claimed.filter { $0.route == .fcm }.count > 1, "an iOS activity through FCM keeps its pushes")
+            let superseded = try await connection.query(
+                "SELECT count(*) AS n FROM activity_pushes WHERE route = 'android' AND state = 'superseded'")
+            #expect(try superseded[0].int("n") == planned - 1)
+        }
+    }
 }
