@@ -73,8 +73,9 @@ public struct FCMConfiguration: Sendable, CustomStringConvertible {
         let account: ServiceAccount
         do {
             account =
-                credentials.hasPrefix("{")
-                ? try ServiceAccount(json: Data(credentials.utf8)) : try ServiceAccount(contentsOfFile: credentials)
+                credentials.contains("{")
+                ? try ServiceAccount(json: Data(Self.inlineJSON(credentials).utf8))
+                : try ServiceAccount(contentsOfFile: credentials)
         } catch {
             throw FCMConfigurationError(field: Variable.credentials, reason: "\(error.field): \(error.reason)")
         }
@@ -92,6 +93,18 @@ public struct FCMConfiguration: Sendable, CustomStringConvertible {
             let field = error.field == "baseURL" ? Variable.url : Variable.caFile
             throw FCMConfigurationError(field: field, reason: error.reason)
         }
+    }
+
+    /// The key itself given as the setting: its JSON, without a byte-order mark or the quotes an env
+    /// file may leave around it. (A value with a `{` is never taken for a path, so an error never
+    /// prints it: it may hold the private key.)
+    static func inlineJSON(_ value: String) -> String {
+        var text = Substring(value)
+        if text.first == "\u{FEFF}" { text = text.dropFirst() }
+        if let quote = text.first, quote == "'" || quote == "\"", text.count > 1, text.last == quote {
+            text = text.dropFirst().dropLast()
+        }
+        return String(text)
     }
 
     public var description: String {

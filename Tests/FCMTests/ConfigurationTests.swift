@@ -71,6 +71,27 @@ struct ConfigurationTests {
         #expect(configuration.baseURL.absoluteString == "https://fcm.googleapis.com")
     }
 
+    @Test(arguments: ["'%@'", "\"%@\"", "\u{FEFF}%@"])
+    func inlineJSONAsAnEnvFileLeavesIt(_ wrapping: String) throws {
+        let json = String(decoding: Fixture.json(), as: UTF8.self)
+        let value = wrapping.replacingOccurrences(of: "%@", with: json)
+        let configuration = try #require(try FCMConfiguration.fromEnvironment(["SCOREFEED_FCM_CREDENTIALS": value]))
+        #expect(configuration.serviceAccount == Fixture.account)
+    }
+
+    @Test func brokenInlineJSONIsNeverPrinted() {
+        let json = String(decoding: Fixture.json(), as: UTF8.self)
+        for value in ["x" + json, String(json.dropLast())] {
+            do {
+                _ = try FCMConfiguration.fromEnvironment(["SCOREFEED_FCM_CREDENTIALS": value])
+                Issue.record("expected an error")
+            } catch {
+                #expect(error.field == "SCOREFEED_FCM_CREDENTIALS")
+                #expect(!"\(error)".contains("PRIVATE KEY") && !"\(error)".contains(Fixture.account.clientEmail))
+            }
+        }
+    }
+
     static let environmentErrors: [([String: String], FCMConfigurationError)] = [
         (
             ["SCOREFEED_FCM_CREDENTIALS": "/nonexistent/sa.json"],
