@@ -12,6 +12,10 @@ import Synchronization
 ///
 /// - A token is reused until 5 minutes before it expires, or half its lifetime when that is shorter.
 /// - Concurrent callers share one exchange in flight.
+/// - When an early renewal fails while the current token is still good for a while (until a minute, or
+///   a tenth of its lifetime when that is shorter, before it expires), the current token goes on
+///   serving and the renewal is tried again 30 s later: a short outage of the token endpoint costs no
+///   push.
 /// - ``invalidate(_:)`` (after a `401 UNAUTHENTICATED`) makes the next caller exchange again.
 /// - Never logs the key, the JWT or an access token.
 final class FCMAccessTokenProvider: Sendable {
@@ -19,6 +23,13 @@ final class FCMAccessTokenProvider: Sendable {
     enum Outcome: Sendable, Equatable {
         case token(String)
         case failed(FCMResult.Failure)
+
+        init(_ exchange: Exchange) {
+            switch exchange {
+            case .token(let token, _): self = .token(token)
+            case .failed(let failure): self = .failed(failure)
+            }
+        }
     }
 
     /// An answer of the token endpoint: the token and its lifetime in seconds, or why there is none.
@@ -27,10 +38,14 @@ final class FCMAccessTokenProvider: Sendable {
         case failed(FCMResult.Failure)
     }
 
+    private typealias Waiter = CheckedContinuation<Outcome?, Never>
+
     private enum Phase {
         case none
-        case fetching(waiters: [CheckedContinuation<Outcome?, Never>])
-        case ready(token: String, refreshAt: Date)
+        /// `current`: the token being renewed early, still usable until `until` if the renewal fails.
+        case fetching(waiters: [Waiter], current: (token: String, until: Date)?)
+        /// `usableUntil`: how long the token may serve if its renewal fails.
+        case ready(token: String, refreshAt: Date, usableUntil: Date)
     }
 
     private struct State {
@@ -47,6 +62,10 @@ final class FCMAccessTokenProvider: Sendable {
     private let now: @Sendable () -> Date
     private let state = Mutex(State())
 
+    /// How long before its expiry (at most) a token being renewed stops serving when the renewal fails.
+    static let fallbackMargin: TimeInterval = 60
+    /// How long after a failed early renewal the next one is tried.
+    static let retryRenewalAfter: TimeInterval = 30
     /// The longest margin before expiry at which a token is renewed.
     static let renewalMargin: TimeInterval = 300
     /// The form value of `grant_type`.
@@ -78,12 +97,16 @@ final class FCMAccessTokenProvider: Sendable {
             let start = now()
             let step: Step = state.withLock { state in
                 switch state.phase {
-                case .ready(let token, let refreshAt) where start < refreshAt:
+                case .ready(let token, let refreshAt, _) where start < refreshAt:
                     return .use(token)
                 case .fetching:
                     return .wait
-                case .none, .ready:
-                    state.phase = .fetching(waiters: [])
+                case .ready(let token, _, let until):
+                    state.phase = .fetching(waiters: [], current: start < until ? (token, until) : nil)
+                    state.fetches += 1
+                    return .fetch
+                case .none:
+                    state.phase = .fetching(waiters: [], current: nil)
                     state.fetches += 1
                     return .fetch
                 }
@@ -96,9 +119,9 @@ final class FCMAccessTokenProvider: Sendable {
             case .wait:
                 let outcome: Outcome? = await withCheckedContinuation { continuation in
                     let waiting = state.withLock { state in
-                        guard case .fetching(var waiters) = state.phase else { return false }
+                        guard case .fetching(var waiters, let current) = state.phase else { return false }
                         waiters.append(continuation)
-                        state.phase = .fetching(waiters: waiters)
+                        state.phase = .fetching(waiters: waiters, current: current)
                         return true
                     }
                     // The exchange ended meanwhile: look again.
@@ -119,7 +142,7 @@ final class FCMAccessTokenProvider: Sendable {
     /// Reports about an older token are ignored, so many refusals cause one exchange.
     func invalidate(_ token: String) {
         state.withLock { state in
-            if case .ready(let current, _) = state.phase, current == token { state.phase = .none }
+            if case .ready(let current, _, _) = state.phase, current == token { state.phase = .none }
         }
     }
 
@@ -137,21 +160,30 @@ final class FCMAccessTokenProvider: Sendable {
     /// Runs one exchange and hands its outcome to the waiters.
     private func fetch(start: Date) async -> Outcome {
         let result = await exchange(start: start)
-        let waiters = state.withLock { state in
-            guard case .fetching(let waiters) = state.phase else { return [CheckedContinuation<Outcome?, Never>]() }
+        let (waiters, outcome) = state.withLock { state -> ([Waiter], Outcome) in
+            guard case .fetching(let waiters, let current) = state.phase else { return ([], Outcome(result)) }
             switch result {
             case .token(let token, let expiresIn):
-                state.phase = .ready(token: token, refreshAt: Self.refreshDate(start: start, expiresIn: expiresIn))
+                state.phase = .ready(
+                    token: token, refreshAt: Self.refreshDate(start: start, expiresIn: expiresIn),
+                    usableUntil: start.addingTimeInterval(expiresIn - min(Self.fallbackMargin, expiresIn / 10)))
+                return (waiters, Outcome(result))
             case .failed:
-                state.phase = .none
+                guard let current, now() < current.until else {
+                    state.phase = .none
+                    return (waiters, Outcome(result))
+                }
+                state.phase = .ready(
+                    token: current.token, refreshAt: min(now().addingTimeInterval(Self.retryRenewalAfter), current.until),
+                    usableUntil: current.until)
+                return (waiters, .token(current.token))
             }
-            return waiters
         }
-        let outcome: Outcome =
-            switch result {
-            case .token(let token, _): .token(token)
-            case .failed(let failure): .failed(failure)
-            }
+        if case .failed(let failure) = result, case .token = outcome {
+            logger.warning(
+                "FCM access token renewal failed; the current token serves until it nears its expiry",
+                metadata: ["reason": "\(failure)"])
+        }
         for waiter in waiters { waiter.resume(returning: outcome) }
         return outcome
     }

@@ -168,6 +168,30 @@ struct EndToEndTests {
         }
     }
 
+    @Test func failedEarlyRenewalKeepsTheCurrentToken() async throws {
+        // A 60-second token is renewed after 30 s; that renewal is refused, yet the send goes through with
+        // the current token (good until 6 s, a tenth of its life, before it expires), and the renewal is
+        // tried again later. Past that, a refused renewal fails the send.
+        let clock = TestClock()
+        let configuration = FCMSandbox.Configuration(accessTokenLifetime: .seconds(60))
+        try await Self.withSandbox(configuration, clock: clock) { sandbox, client in
+            #expect(await client.send([Self.liveActivity(0)]).map(\.status) == [200])
+            clock.advance(by: 35)
+            sandbox.inject(.refuseToken, count: 1)
+            #expect(await client.send([Self.liveActivity(1)]).map(\.status) == [200])
+            #expect(client.accessTokenFetches == 2 && sandbox.issuedAccessTokens() == 1)
+            clock.advance(by: 10)
+            #expect(await client.send([Self.liveActivity(2)]).map(\.status) == [200])
+            #expect(client.accessTokenFetches == 2, "not tried again at once")
+            clock.advance(by: 10)
+            #expect(await client.send([Self.liveActivity(3)]).map(\.status) == [200])
+            #expect(client.accessTokenFetches == 3 && sandbox.issuedAccessTokens() == 2)
+            clock.advance(by: 55)
+            sandbox.inject(.refuseToken, count: 1)
+            #expect(await client.send([Self.liveActivity(4)]).map(\.status) == [nil])
+        }
+    }
+
     @Test func refusedTokenExchangeIsAuthorizationFailure() async throws {
         try await Self.withSandbox { sandbox, client in
             sandbox.inject(.refuseToken, count: 1)
