@@ -174,7 +174,8 @@ final class FCMAccessTokenProvider: Sendable {
                     return (waiters, Outcome(result))
                 }
                 state.phase = .ready(
-                    token: current.token, refreshAt: min(now().addingTimeInterval(Self.retryRenewalAfter), current.until),
+                    token: current.token,
+                    refreshAt: min(now().addingTimeInterval(Self.retryRenewalAfter), current.until),
                     usableUntil: current.until)
                 return (waiters, .token(current.token))
             }
