@@ -188,6 +188,12 @@ public struct DeliveryWorker: Sendable {
         var records: [Attempt] = []
         records.reserveCapacity(pushes.count)
         for wave in waves {
+            // Paused (the provider's credentials were refused): the rest of the round is not sent; it
+            // waits, untouched, like the pushes of the wave that found out.
+            if round.paused != nil {
+                records += wave.map { Attempt($0, status: nil, reason: nil, outcome: .release(label: "paused")) }
+                continue
+            }
             switch transport {
             case .apns(let client): records += await sendToAPNs(wave, client: client, round: &round)
             case .fcm(let client): records += await sendToFCM(wave, client: client, round: &round)

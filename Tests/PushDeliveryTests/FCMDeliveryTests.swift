@@ -74,7 +74,7 @@ struct FCMDeliveryTests {
 
     @Test(
         "the fixture game delivers exactly the golden streams: the aps bodies byte for byte through FCM, the follower's data messages",
-        arguments: ["extra-innings-walkoff", "delayed-postponed"])
+        arguments: ["plain-nine", "extra-innings-walkoff", "delayed-postponed"])
     func golden(_ name: String) async throws {
         try await FCMHarness.with { h in
             _ = try await h.prepare(name)
@@ -118,9 +118,15 @@ struct FCMDeliveryTests {
             h.sandbox.inject(.internalError, count: 2)
             h.sandbox.inject(.quotaExceeded(retryAfter: 1), count: 1)
             h.sandbox.inject(.drop, count: 1)
+            h.sandbox.inject(.delay(.milliseconds(300)), count: 2)
             _ = try await h.worker().run(untilEmpty: true)
             let pushes = try await h.connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
             #expect(pushes.allSatisfy { $0.state == "sent" || $0.state == "superseded" }, "\(pushes.map(\.state))")
+            // Every push marked sent was received by the server (by its aps body or data map).
+            let bodies = h.sandbox.accepted().map(\.body)
+            for push in pushes where push.state == "sent" {
+                #expect(bodies.contains { $0.contains(push.payload) }, "sent but never received: \(push.id)")
+            }
             for target in [fcmIOSRegistration, androidRegistration] {
                 let mine = pushes.filter { $0.fcm?.value == target }
                 #expect(mine.last { $0.state == "sent" }?.event == .end, "the end was sent, last")
@@ -146,6 +152,50 @@ struct FCMDeliveryTests {
             _ = try await h.worker().run(untilEmpty: true)
             #expect(h.client.accessTokenFetches == 2)
             #expect(h.sandbox.messages().contains { $0.status == 401 })
+            let pushes = try await h.connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            #expect(pushes.allSatisfy { $0.state == "sent" || $0.state == "superseded" })
+            #expect(pushes.filter { $0.state == "sent" && $0.event == .end }.count == 2)
+        }
+    }
+
+    @Test(
+        "SENDER_ID_MISMATCH deactivates; INVALID_ARGUMENT fails that one push as a bug and the rest go on; a 404 without FCM's error code deactivates nothing"
+    )
+    func refusals() async throws {
+        try await FCMHarness.with { h in
+            let gameId = try await h.prepare("plain-nine")
+            h.sandbox.inject(.senderIdMismatch, count: 1, token: androidRegistration)
+            h.sandbox.inject(.invalidArgument, count: 1, token: fcmIOSRegistration)
+            let total = try await h.worker().run(untilEmpty: true)
+            #expect(total.paused == nil && total.failed >= 1)
+            #expect(try await h.connection.withSession { try Followers.list(in: $0) }.map(\.active) == [false])
+            #expect(try await h.connection.withSession { try Activities.list(in: $0) }.map(\.active) == [true])
+            let ios = try await h.connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+                .filter { $0.route == .fcm }
+            #expect(ios.filter { $0.state == "failed" }.map { $0.lastReason?.hasPrefix("INVALID_ARGUMENT") } == [true])
+            #expect(ios.last?.state == "sent" && ios.last?.event == .end, "the rest went on, to the end")
+        }
+        // The status alone says nothing: a 404 whose body has no FcmError detail is not UNREGISTERED.
+        for status in [404, 403] {
+            let (outcome, _) = FCMVerdict.decide(
+                FCMResult(status: status), for: FCMVerdictTests.push, cancelled: false,
+                backoff: Backoff(base: .seconds(1), cap: .seconds(1)), now: Date(timeIntervalSince1970: 1_900_000_010),
+                unitRandom: 1)
+            if case .deactivate = outcome { Issue.record("a bare \(status) deactivated the registration") }
+        }
+    }
+
+    @Test("a refused OAuth exchange pauses FCM delivery and fails nothing; the next run delivers everything")
+    func refusedExchange() async throws {
+        try await FCMHarness.with { h in
+            let gameId = try await h.prepare("plain-nine")
+            h.sandbox.inject(.refuseToken, count: 1)
+            let first = try await h.worker().run(untilEmpty: true)
+            #expect(first.paused != nil)
+            #expect(first.sent == 0)
+            #expect(first.failed == 0)
+            let second = try await h.worker().run(untilEmpty: true)
+            #expect(second.paused == nil && second.failed == 0)
             let pushes = try await h.connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
             #expect(pushes.allSatisfy { $0.state == "sent" || $0.state == "superseded" })
             #expect(pushes.filter { $0.state == "sent" && $0.event == .end }.count == 2)
