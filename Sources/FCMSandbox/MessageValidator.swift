@@ -81,7 +81,7 @@ enum MessageValidator {
         let members = try known(message, messageFields, at: "message")
         let target = try checkTarget(members)
         if let name = members["name"] { _ = try string(name, at: "message.name") }
-        if let data = members["data"] { try checkData(data, at: "message.data", limited: true) }
+        if let data = members["data"] { try checkData(data, at: "message.data") }
         if let notification = members["notification"] {
             try checkNotification(notification, at: "message.notification")
         }
@@ -204,7 +204,7 @@ enum MessageValidator {
                         + "Field 'ttl', Illegal duration format; duration must end with 's'")
             }
         }
-        if let data = members["data"] { try checkData(data, at: "message.android.data", limited: false) }
+        if let data = members["data"] { try checkData(data, at: "message.android.data") }
         if let notification = members["notification"] {
             _ = try object(notification, at: "message.android.notification")
         }
@@ -219,15 +219,21 @@ enum MessageValidator {
         if let options = members["fcm_options"] { _ = try object(options, at: "message.android.fcm_options") }
     }
 
-    private static func checkData(_ field: Field, at path: String, limited: Bool) throws(FieldViolation) {
+    private static func checkData(_ field: Field, at path: String) throws(FieldViolation) {
         let data = try object(field, at: path)
         for (key, value) in data.sorted(by: { $0.key < $1.key }) {
+            // Keys FCM keeps for itself.
+            guard !["from", "message_type", "notification"].contains(key), !key.hasPrefix("google"),
+                !key.hasPrefix("gcm")
+            else {
+                throw FieldViolation(path, "Invalid data payload key: \(key)")
+            }
             guard case .string = value else {
                 throw invalidValue(Field(name: key, value: value), at: "\(path)[\(key)].value")
             }
         }
         let size = JSONValue.object(data).serialized().utf8.count
-        guard !limited || size <= maximumPayloadBytes else {
+        guard size <= maximumPayloadBytes else {
             throw FieldViolation(path, "Message is too big: '\(path)' is \(size) bytes, at most \(maximumPayloadBytes)")
         }
     }

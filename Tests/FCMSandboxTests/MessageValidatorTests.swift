@@ -87,6 +87,22 @@ struct MessageValidatorTests {
             invalid("message.data", "Message is too big: 'message.data' is 4110 bytes, at most 4096")
         ),
         (
+            #"{"message":{"token":"t1","android":{"data":{"pad":"\#(big)"}}}}"#,
+            invalid("message.android.data", "Message is too big: 'message.android.data' is 4110 bytes, at most 4096")
+        ),
+        (
+            #"{"message":{"token":"t1","data":{"from":"x"}}}"#,
+            invalid("message.data", "Invalid data payload key: from")
+        ),
+        (
+            #"{"message":{"token":"t1","data":{"google.c.a":"x"}}}"#,
+            invalid("message.data", "Invalid data payload key: google.c.a")
+        ),
+        (
+            #"{"message":{"token":"t1","android":{"data":{"gcm.n.e":"1"}}}}"#,
+            invalid("message.android.data", "Invalid data payload key: gcm.n.e")
+        ),
+        (
             #"{"message":{"token":"t1","apns":{"payload":{"aps":{"alert":"\#(big)"}}}}}"#,
             invalid("message.apns.payload", "Message is too big: 'message.apns.payload' is 4120 bytes, at most 4096")
         ),
