@@ -223,7 +223,7 @@ enum MessageValidator {
         let data = try object(field, at: path)
         for (key, value) in data.sorted(by: { $0.key < $1.key }) {
             // Keys FCM keeps for itself.
-            guard !["from", "message_type", "notification"].contains(key), !key.hasPrefix("google"),
+            guard !["from", "message_type"].contains(key), !key.hasPrefix("google"),
                 !key.hasPrefix("gcm")
             else {
                 throw FieldViolation(path, "Invalid data payload key: \(key)")
