@@ -101,6 +101,13 @@ public enum FCMVerdict {
                 )
             case 403:
                 return (.release(label: "paused"), "FCM denied the project (\(result.errorCode ?? "403"))")
+            case 404:
+                // Not a gone registration (that is UNREGISTERED): the URL or the project is wrong, and
+                // every message would get the same answer.
+                return (
+                    .release(label: "paused"),
+                    "FCM answered 404 \(result.errorCode ?? "without an FCM error"): check SCOREFEED_FCM_URL and the key's project_id"
+                )
             case 429, 500...599:
                 return (retry(after: result.retryAfter), nil)
             default:
@@ -161,6 +168,7 @@ public enum FCMVerdict {
         case .unspecified, nil:
             switch result.status ?? 0 {
             case 401, 403: return (.release, "FCM refused the request (\(code))")
+            case 404: return (.release, "FCM answered 404 (\(code)): check SCOREFEED_FCM_URL and the key's project_id")
             case 429, 500...599: return (retry(code), nil)
             default: return (.failed(reason: code, deactivate: false), nil)
             }

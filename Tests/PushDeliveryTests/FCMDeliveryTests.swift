@@ -331,6 +331,8 @@ struct FCMVerdictTests {
         Case(
             result: FCMResult(status: 403, errorCode: "PERMISSION_DENIED"), outcome: .release(label: "paused"),
             pauses: true),
+        Case(result: FCMResult(status: 404, errorCode: "NOT_FOUND"), outcome: .release(label: "paused"), pauses: true),
+        Case(result: FCMResult(status: 404), outcome: .release(label: "paused"), pauses: true),
     ])
     func decide(_ c: Case) {
         let backoff = Backoff(base: .seconds(1), cap: .seconds(1))
