@@ -1,6 +1,8 @@
 import FCM
 import FCMSandbox
 import Foundation
+import Logging
+import Synchronization
 import Testing
 
 @Suite("End to end against the FCM sandbox")
@@ -16,7 +18,7 @@ struct EndToEndTests {
     /// Runs `body` with a serving sandbox and a client trusting its CA; shuts both down afterwards.
     static func withSandbox(
         _ configuration: FCMSandbox.Configuration = FCMSandbox.Configuration(), connections: Int = 1,
-        requestTimeout: Duration = .seconds(20), clock: TestClock = TestClock(),
+        requestTimeout: Duration = .seconds(20), clock: TestClock = TestClock(), logger: Logger = Fixture.logger,
         _ body: (FCMSandbox, FCMClient) async throws -> Void
     ) async throws {
         let sandbox = try await FCMSandbox.start(configuration, logger: Fixture.logger)
@@ -28,7 +30,7 @@ struct EndToEndTests {
                 serviceAccount: account, baseURL: sandbox.url, additionalCAFile: sandbox.caCertificatePath)
             client = FCMClient(
                 configuration: configuration, connections: connections, requestTimeout: requestTimeout,
-                logger: Fixture.logger, now: { clock.now() })
+                logger: logger, now: { clock.now() })
         } catch {
             await sandbox.stop()
             throw error
@@ -192,6 +194,29 @@ struct EndToEndTests {
         }
     }
 
+    @Test func neverLogsTheKeyTheJWTOrAnAccessToken() async throws {
+        let lines = LineCollector.Lines()
+        let logger = Logger(label: "fcm-log-check") { _ in LineCollector(lines: lines) }
+        try await Self.withSandbox(logger: logger) { sandbox, client in
+            #expect(await client.send([Self.liveActivity(0)]).map(\.status) == [200])
+            sandbox.expireAccessTokens()
+            #expect(await client.send([Self.liveActivity(1)]).map(\.status) == [200])
+            sandbox.expireAccessTokens()
+            sandbox.inject(.refuseToken, count: 1)
+            #expect(await client.send([Self.liveActivity(2)]).map(\.status) == [nil])
+            sandbox.inject(.unregistered, count: 1)
+            #expect(await client.send([Self.liveActivity(3)]).map(\.status) == [404])
+            let account = try ServiceAccount(contentsOfFile: sandbox.serviceAccountPath)
+            let keyLine = account.privateKeyPEM.split(separator: "\n")[1]
+            let logged = lines.value.withLock { $0 }
+            #expect(!logged.isEmpty)
+            for line in logged {
+                #expect(!line.contains("ya29.") && !line.contains("eyJ") && !line.contains("PRIVATE KEY"), "\(line)")
+                #expect(!line.contains(keyLine))
+            }
+        }
+    }
+
     @Test func refusedTokenExchangeIsAuthorizationFailure() async throws {
         try await Self.withSandbox { sandbox, client in
             sandbox.inject(.refuseToken, count: 1)
@@ -234,5 +259,26 @@ struct EndToEndTests {
             #expect(result.status == nil)
             #expect(result.failure.map { "\($0)".hasPrefix("transport: timeout") } == true)
         }
+    }
+}
+
+/// Keeps every log line, message and metadata, at every level.
+struct LineCollector: LogHandler {
+    final class Lines: Sendable {
+        let value = Mutex<[String]>([])
+    }
+
+    let lines: Lines
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let line = "\(event.message) \(metadata.merging(event.metadata ?? [:]) { $1 })"
+        lines.value.withLock { $0.append(line) }
     }
 }
