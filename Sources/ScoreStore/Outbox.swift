@@ -39,25 +39,31 @@ public enum Outbox {
         return try ActivityPushes.decode(claimed).sorted { $0.id < $1.id }
     }
 
-    /// How long an Android follower's message may wait, with a newer one of the same follow behind
-    /// it, before it is a backlog (seconds, on the database's clock since it was planned).
+    /// How much later a newer message of the same Android follow must have been written to the
+    /// outbox for an older one still waiting to be a backlog (seconds, on the database's clock).
     public static let liveUpdateBacklogAge = 30
 
-    /// Supersedes the Android messages that waited ``liveUpdateBacklogAge`` while a newer one of the
-    /// same follow waits too (after an outage, a pause, or a time without FCM settings): each carries
-    /// the whole state, so the newest is enough, and sending the backlog would burst over FCM's
-    /// 240 messages a minute per device. A message that is merely due (a replay plans a whole game at
-    /// once) is not touched: the age counts from `planned_at`, not from the planner's `send_at`.
+    /// Supersedes the Android messages still waiting while a newer one of the same follow, written to
+    /// the outbox ``liveUpdateBacklogAge`` or more after it, waits too (after an outage, a pause, or a
+    /// time without FCM settings): each carries the whole state, so the newest is enough, and sending
+    /// the backlog would burst over FCM's 240 messages a minute per device. A replay plans a whole
+    /// game in moments (`created_at`, not the planner's `send_at`), so its messages are not a backlog
+    /// however late they are delivered. Rows another session holds are skipped, so a claim never waits.
     static func supersedeLiveUpdateBacklog(in tx: PostgresSession) throws {
         try tx.query(
             """
-            UPDATE activity_pushes o
+            WITH stale AS (
+                SELECT o.id FROM activity_pushes o
+                WHERE o.route = 'android' AND o.state = 'pending' AND o.event <> 'end'
+                  AND (o.claimed_until IS NULL OR o.claimed_until < now())
+                  AND EXISTS (SELECT 1 FROM activity_pushes n
+                              WHERE n.activity_id = o.activity_id AND n.state = 'pending' AND n.id > o.id
+                                AND n.created_at >= o.created_at + make_interval(secs => $1))
+                FOR UPDATE OF o SKIP LOCKED
+            )
+            UPDATE activity_pushes p
             SET state = 'superseded', claimed_until = NULL, last_reason = 'a newer live update was waiting'
-            WHERE o.route = 'android' AND o.state = 'pending' AND o.event <> 'end'
-              AND (o.claimed_until IS NULL OR o.claimed_until < now())
-              AND o.planned_at < now() - make_interval(secs => $1)
-              AND EXISTS (SELECT 1 FROM activity_pushes n
-                          WHERE n.activity_id = o.activity_id AND n.state = 'pending' AND n.id > o.id)
+            FROM stale WHERE p.id = stale.id
             """, [liveUpdateBacklogAge])
     }
 

@@ -195,7 +195,7 @@ struct FCMTargetTests {
     }
 
     @Test(
-        "an Android backlog (messages that waited 30 s with a newer one behind them) is superseded: the device gets the newest, not a burst"
+        "an Android backlog (messages with a newer one written 30 s or more after them) is superseded: the device gets the last 30 s, not a burst"
     )
     func backlog() async throws {
         try await withStore { connection in
@@ -204,25 +204,33 @@ struct FCMTargetTests {
             _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
             let android = "SELECT count(*) AS n FROM activity_pushes WHERE route = 'android' AND state = 'pending'"
             let planned = try await connection.query(android)[0].int("n")
-            // A whole game planned at once (a replay) is merely due: nothing is superseded.
+            // A replay plans the whole game in moments: however late delivery comes, nothing is a backlog.
+            try await connection.query("UPDATE activity_pushes SET created_at = now() - interval '1 hour'")
             let first = try await connection.transaction {
                 try Outbox.claim(limit: 1, lease: 30, routes: [.android], in: $0)
             }
             #expect(first.count == 1 && first[0].event == .update)
             #expect(try await connection.query(android)[0].int("n") == planned)
-            // The same messages after a minute without FCM (an outage): only the end is left to claim.
+            // The same messages written 10 s apart, as a live game does, then an outage: what was
+            // written 30 s or more before a newer one goes; the last three (the end among them) are sent.
             try await connection.transaction { tx in
                 try Outbox.release(first.map(\.id), in: tx)
-                try tx.query("UPDATE activity_pushes SET planned_at = now() - interval '1 minute'")
+                try tx.query(
+                    """
+                    UPDATE activity_pushes p SET created_at = now() - interval '1 day' + r.rank * interval '10 seconds'
+                    FROM (SELECT id, row_number() OVER (PARTITION BY activity_id ORDER BY id) AS rank
+                          FROM activity_pushes) r
+                    WHERE r.id = p.id
+                    """)
             }
             let claimed = try await connection.transaction {
                 try Outbox.claim(limit: 100, lease: 30, routes: [.android, .fcm], in: $0)
             }
-            #expect(claimed.filter { $0.route == .android }.map(\.event) == [.end])
-            #expect(claimed.filter { $0.route == .fcm }.count > 1, "an iOS activity through FCM keeps its pushes")
+            #expect(claimed.filter { $0.route == .android }.map(\.event) == [.update, .update, .end])
+            #expect(claimed.filter { $0.route == .fcm }.count > 3, "an iOS activity through FCM keeps its pushes")
             let superseded = try await connection.query(
                 "SELECT count(*) AS n FROM activity_pushes WHERE route = 'android' AND state = 'superseded'")
-            #expect(try superseded[0].int("n") == planned - 1)
+            #expect(try superseded[0].int("n") == planned - 3)
         }
     }
 }
