@@ -12,10 +12,10 @@ import Synchronization
 ///
 /// - A token is reused until 5 minutes before it expires, or half its lifetime when that is shorter.
 /// - Concurrent callers share one exchange in flight.
-/// - When an early renewal fails while the current token is still good for a while (until a minute, or
-///   a tenth of its lifetime when that is shorter, before it expires), the current token goes on
-///   serving and the renewal is tried again 30 s later: a short outage of the token endpoint costs no
-///   push.
+/// - While the current token is still good (until a minute, or a tenth of its lifetime when that is
+///   shorter, before it expires), the early renewal runs in the background and the current token goes
+///   on serving; when the renewal fails it is tried again 30 s later. A slow or failing token endpoint
+///   costs no push until the token really nears its end.
 /// - ``invalidate(_:)`` (after a `401 UNAUTHENTICATED`) makes the next caller exchange again.
 /// - Never logs the key, the JWT or an access token.
 final class FCMAccessTokenProvider: Sendable {
@@ -91,6 +91,13 @@ final class FCMAccessTokenProvider: Sendable {
     /// How many exchanges were started.
     var fetches: Int { state.withLock { $0.fetches } }
 
+    /// Whether an exchange is under way.
+    var exchanging: Bool {
+        state.withLock {
+            if case .fetching = $0.phase { true } else { false }
+        }
+    }
+
     /// A valid access token: the current one, the result of the exchange in flight, or of a new exchange.
     func token() async -> Outcome {
         while true {
@@ -99,13 +106,17 @@ final class FCMAccessTokenProvider: Sendable {
                 switch state.phase {
                 case .ready(let token, let refreshAt, _) where start < refreshAt:
                     return .use(token)
+                case .ready(let token, _, let until) where start < until:
+                    // Renewed early, in the background: the current token serves meanwhile, so a slow
+                    // or failing token endpoint delays no send.
+                    state.phase = .fetching(waiters: [], current: (token, until))
+                    state.fetches += 1
+                    return .renewInBackground(token)
+                case .fetching(_, let current?) where start < current.until:
+                    return .use(current.token)
                 case .fetching:
                     return .wait
-                case .ready(let token, _, let until):
-                    state.phase = .fetching(waiters: [], current: start < until ? (token, until) : nil)
-                    state.fetches += 1
-                    return .fetch
-                case .none:
+                case .none, .ready:
                     state.phase = .fetching(waiters: [], current: nil)
                     state.fetches += 1
                     return .fetch
@@ -113,6 +124,9 @@ final class FCMAccessTokenProvider: Sendable {
             }
             switch step {
             case .use(let token):
+                return .token(token)
+            case .renewInBackground(let token):
+                Task { _ = await self.fetch(start: start) }
                 return .token(token)
             case .fetch:
                 return await fetch(start: start)
@@ -134,6 +148,7 @@ final class FCMAccessTokenProvider: Sendable {
 
     private enum Step {
         case use(String)
+        case renewInBackground(String)
         case wait
         case fetch
     }
@@ -142,7 +157,15 @@ final class FCMAccessTokenProvider: Sendable {
     /// Reports about an older token are ignored, so many refusals cause one exchange.
     func invalidate(_ token: String) {
         state.withLock { state in
-            if case .ready(let current, _, _) = state.phase, current == token { state.phase = .none }
+            switch state.phase {
+            case .ready(let current, _, _) where current == token:
+                state.phase = .none
+            case .fetching(let waiters, let current?) where current.token == token:
+                // Being renewed: the refused token no longer serves meanwhile, nor after a failed renewal.
+                state.phase = .fetching(waiters: waiters, current: nil)
+            default:
+                break
+            }
         }
     }
 

@@ -60,6 +60,9 @@ public final class FCMClient: Sendable {
     /// How many OAuth token exchanges were started (for tests and metrics).
     public var accessTokenFetches: Int { tokens.fetches }
 
+    /// Whether an OAuth token exchange is under way (an early renewal runs in the background; for tests).
+    public var accessTokenExchangeInFlight: Bool { tokens.exchanging }
+
     /// Sends message bodies all at once and reports what FCM answered to each, in order; never throws.
     ///
     /// Each body (from ``FCMMessage``) goes as `POST <base>/v1/projects/<project_id>/messages:send` with

@@ -164,16 +164,23 @@ struct EndToEndTests {
             #expect(client.accessTokenFetches == 1)
             clock.advance(by: 15)
             #expect(await client.send([Self.liveActivity(2)]).map(\.status) == [200])
+            try await Self.settle(client)
             #expect(client.accessTokenFetches == 2)
             #expect(sandbox.issuedAccessTokens() == 2)
             #expect(sandbox.messages().allSatisfy { $0.isAccepted })
         }
     }
 
+    /// Waits (at most 10 s) for a background token renewal to end.
+    static func settle(_ client: FCMClient) async throws {
+        for _ in 0..<1000 where client.accessTokenExchangeInFlight { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!client.accessTokenExchangeInFlight)
+    }
+
     @Test func failedEarlyRenewalKeepsTheCurrentToken() async throws {
-        // A 60-second token is renewed after 30 s; that renewal is refused, yet the send goes through with
-        // the current token (good until 6 s, a tenth of its life, before it expires), and the renewal is
-        // tried again later. Past that, a refused renewal fails the send.
+        // A 60-second token is renewed in the background after 30 s while it goes on serving; that
+        // renewal is refused, and the token serves until 6 s (a tenth of its life) before it expires,
+        // the renewal tried again 30 s later or at that point. Past that, a refused renewal fails the send.
         let clock = TestClock()
         let configuration = FCMSandbox.Configuration(accessTokenLifetime: .seconds(60))
         try await Self.withSandbox(configuration, clock: clock) { sandbox, client in
@@ -181,6 +188,7 @@ struct EndToEndTests {
             clock.advance(by: 35)
             sandbox.inject(.refuseToken, count: 1)
             #expect(await client.send([Self.liveActivity(1)]).map(\.status) == [200])
+            try await Self.settle(client)
             #expect(client.accessTokenFetches == 2 && sandbox.issuedAccessTokens() == 1)
             clock.advance(by: 10)
             #expect(await client.send([Self.liveActivity(2)]).map(\.status) == [200])
@@ -191,6 +199,22 @@ struct EndToEndTests {
             clock.advance(by: 55)
             sandbox.inject(.refuseToken, count: 1)
             #expect(await client.send([Self.liveActivity(4)]).map(\.status) == [nil])
+        }
+    }
+
+    @Test func refusedTokenIsNotServedWhileItIsRenewed() async throws {
+        // The token is being renewed in the background when FCM refuses it (revoked): the resend waits
+        // for the renewal and uses the new token, never the refused one.
+        let clock = TestClock()
+        let configuration = FCMSandbox.Configuration(accessTokenLifetime: .seconds(60))
+        try await Self.withSandbox(configuration, clock: clock) { sandbox, client in
+            #expect(await client.send([Self.liveActivity(0)]).map(\.status) == [200])
+            clock.advance(by: 35)
+            sandbox.expireAccessTokens()
+            #expect(await client.send([Self.liveActivity(1)]).map(\.status) == [200])
+            try await Self.settle(client)
+            #expect(sandbox.issuedAccessTokens() == 2)
+            #expect(sandbox.messages().filter { $0.status == 401 }.count <= 1)
         }
     }
 
