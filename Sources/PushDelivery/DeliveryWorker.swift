@@ -99,6 +99,9 @@ public struct DeliveryWorker: Sendable {
 
     typealias Attempt = Outbox.Attempt
 
+    /// The outcome of a push a pause held back in its round (never sent; released untouched).
+    static let withheld = Outbox.Outcome.release(label: "withheld")
+
     /// One round: claim what is due, send it, record the outcomes.
     public func deliverDue() async throws -> DeliveryRound {
         let pushes = try await recordThenClaim([], claim: true)
@@ -117,16 +120,22 @@ public struct DeliveryWorker: Sendable {
             )
         case .fcm:
             logger.critical(
-                "FCM delivery is paused: \(reason); check SCOREFEED_FCM_CREDENTIALS and the APNs key uploaded to Firebase"
+                "FCM delivery is paused: \(reason); fix the SCOREFEED_FCM_* settings or the APNs key uploaded to Firebase, then restart"
             )
         }
     }
 
     /// Records a round's attempts in one transaction and tells ``observe``.
-    private func record(_ attempts: [Attempt]) async throws {
-        guard !attempts.isEmpty else { return }
+    private func record(_ all: [Attempt]) async throws {
+        guard !all.isEmpty else { return }
         let started = ContinuousClock.now
-        try await connection.transaction { try Outbox.record(attempts, in: $0) }
+        // Pushes a pause held back were never sent: given back as claimed, no attempt recorded.
+        let withheld = all.filter { $0.outcome == Self.withheld }.map(\.push.id)
+        let attempts = all.filter { $0.outcome != Self.withheld }
+        try await connection.transaction { tx in
+            try Outbox.record(attempts, in: tx)
+            if !withheld.isEmpty { try Outbox.release(withheld, in: tx) }
+        }
         if let observe {
             for attempt in attempts { observe(attempt.outcome.label, attempt.reason) }
         }
@@ -191,7 +200,7 @@ public struct DeliveryWorker: Sendable {
             // Paused (the provider's credentials were refused): the rest of the round is not sent; it
             // waits, untouched, like the pushes of the wave that found out.
             if round.paused != nil {
-                records += wave.map { Attempt($0, status: nil, reason: nil, outcome: .release(label: "paused")) }
+                records += wave.map { Attempt($0, status: nil, reason: nil, outcome: Self.withheld) }
                 continue
             }
             switch transport {

@@ -55,7 +55,8 @@ public enum FCMVerdict {
     /// push as a bug, never retried; `QUOTA_EXCEEDED` waits `Retry-After` (or the backoff);
     /// `UNAVAILABLE`, `INTERNAL` and a lost connection retry with backoff while the push is useful;
     /// `THIRD_PARTY_AUTH_ERROR` (the APNs key in Firebase is wrong), a refused OAuth exchange and an
-    /// access token still refused after its renewal pause FCM delivery and deactivate nothing.
+    /// access token still refused after its renewal pause FCM delivery and deactivate nothing, as does
+    /// a 404 without Google's error body (a wrong `SCOREFEED_FCM_URL`); another 404 fails the push.
     public static func decide(
         _ result: FCMResult, for push: OutboxPush, cancelled: Bool, backoff: Backoff, now: Date, unitRandom: Double
     ) -> (outcome: Outbox.Outcome, pause: String?) {
@@ -101,12 +102,11 @@ public enum FCMVerdict {
                 )
             case 403:
                 return (.release(label: "paused"), "FCM denied the project (\(result.errorCode ?? "403"))")
-            case 404:
-                // Not a gone registration (that is UNREGISTERED): the URL or the project is wrong, and
-                // every message would get the same answer.
+            case 404 where result.errorCode == nil:
+                // Not Google's error body at all: the URL is wrong, and every message would get the same.
                 return (
                     .release(label: "paused"),
-                    "FCM answered 404 \(result.errorCode ?? "without an FCM error"): check SCOREFEED_FCM_URL and the key's project_id"
+                    "FCM answered 404 without an FCM error: check SCOREFEED_FCM_URL"
                 )
             case 429, 500...599:
                 return (retry(after: result.retryAfter), nil)
@@ -168,7 +168,8 @@ public enum FCMVerdict {
         case .unspecified, nil:
             switch result.status ?? 0 {
             case 401, 403: return (.release, "FCM refused the request (\(code))")
-            case 404: return (.release, "FCM answered 404 (\(code)): check SCOREFEED_FCM_URL and the key's project_id")
+            case 404 where result.errorCode == nil:
+                return (.release, "FCM answered 404 without an FCM error: check SCOREFEED_FCM_URL")
             case 429, 500...599: return (retry(code), nil)
             default: return (.failed(reason: code, deactivate: false), nil)
             }

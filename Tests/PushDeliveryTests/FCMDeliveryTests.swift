@@ -331,7 +331,9 @@ struct FCMVerdictTests {
         Case(
             result: FCMResult(status: 403, errorCode: "PERMISSION_DENIED"), outcome: .release(label: "paused"),
             pauses: true),
-        Case(result: FCMResult(status: 404, errorCode: "NOT_FOUND"), outcome: .release(label: "paused"), pauses: true),
+        Case(
+            result: FCMResult(status: 404, errorCode: "NOT_FOUND", message: "gone"),
+            outcome: .failed(reason: "HTTP 404 NOT_FOUND: gone"), pauses: false),
         Case(result: FCMResult(status: 404), outcome: .release(label: "paused"), pauses: true),
     ])
     func decide(_ c: Case) {
