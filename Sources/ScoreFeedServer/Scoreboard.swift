@@ -243,7 +243,7 @@ enum Scoreboard {
             const row = el("tr");
             const alert = p.payload?.aps?.alert?.title ?? "";
             const outcome = p.state + (p.lastStatus ? ` (${p.lastStatus}${p.lastReason ? " " + p.lastReason : ""})` : "");
-            row.append(el("td", null, new Date(p.timestamp * 1000).toLocaleTimeString()), el("td", null, p.activityId),
+            row.append(el("td", null, new Date(p.route === "android" ? p.timestamp : p.timestamp * 1000).toLocaleTimeString()), el("td", null, p.activityId),
                        el("td", null, p.event), el("td", p.priority === 10 ? "p10" : "", p.priority), el("td", null, alert),
                        el("td", "outcome", outcome));
             table.append(row);

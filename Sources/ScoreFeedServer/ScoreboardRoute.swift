@@ -45,7 +45,9 @@ extension ReadRoutes {
         var alert: JSONValue = .null
         if case .object(let members)? = aps?["alert"], let title = members["title"] { alert = title }
         return .object([
-            "timestamp": .int(push.timestamp), "event": .string(push.event.rawValue), "priority": .int(push.priority),
+            // In seconds: an Android follower's `seq` is its time in milliseconds.
+            "timestamp": .int(push.route == .android ? push.timestamp / 1000 : push.timestamp),
+            "event": .string(push.event.rawValue), "priority": .int(push.priority),
             "state": .string(push.state == "pending" ? "planned" : push.state), "alert": alert,
             "staleDate": aps?["stale-date"] ?? .null,
         ])
