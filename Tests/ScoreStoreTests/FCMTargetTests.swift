@@ -233,4 +233,37 @@ struct FCMTargetTests {
             #expect(try superseded[0].int("n") == planned - 3)
         }
     }
+
+    @Test("two follows of one address at once are serialized: they cannot both pass the limit of 6")
+    func concurrentFollows() async throws {
+        try await TestDatabase.withSchema { url in
+            let first = try await PostgresConnection.connect(url)
+            let second = try await PostgresConnection.connect(url)
+            try await Migrator().migrate(first, logger: quietLogger)
+            let at = Date()
+            try await first.transaction { tx in
+                for game in 1...5 {
+                    _ = try Followers.follow(gameId: "g\(game)", fcm: .token(androidRegistration), at: at, in: tx)
+                }
+            }
+            // The 6th follow holds its transaction open a moment; the 7th, started meanwhile, waits for
+            // it and then sees 6.
+            async let sixth: Void = first.transaction { tx in
+                _ = try Followers.follow(gameId: "g6", fcm: .token(androidRegistration), at: at, in: tx)
+                Thread.sleep(forTimeInterval: 0.5)
+            }
+            try await Task.sleep(for: .milliseconds(150))
+            await #expect(throws: Followers.Refusal.tooManyGames(6)) {
+                try await second.transaction { tx in
+                    try Followers.follow(gameId: "g7", fcm: .token(androidRegistration), at: at, in: tx)
+                }
+            }
+            try await sixth
+            let active = try await first.query(
+                "SELECT count(*) AS n FROM activities WHERE route = 'android' AND active")
+            #expect(try active[0].int("n") == 6)
+            await first.close()
+            await second.close()
+        }
+    }
 }
