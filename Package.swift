@@ -236,7 +236,7 @@ let package = Package(
             name: "FCMTests",
             dependencies: [
                 "JOSE",
-                "FCM", "FCMSandbox", "HTTP2Client",
+                "FCM", "FCMSandbox", "HTTP2Client", "ScoreFeedTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

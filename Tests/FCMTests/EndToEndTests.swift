@@ -2,7 +2,7 @@ import FCM
 import FCMSandbox
 import Foundation
 import Logging
-import Synchronization
+import ScoreFeedTesting
 import Testing
 
 @Suite("End to end against the FCM sandbox")
@@ -219,9 +219,8 @@ struct EndToEndTests {
     }
 
     @Test func neverLogsTheKeyTheJWTOrAnAccessToken() async throws {
-        let lines = LineCollector.Lines()
-        let logger = Logger(label: "fcm-log-check") { _ in LineCollector(lines: lines) }
-        try await Self.withSandbox(logger: logger) { sandbox, client in
+        let recorder = LogRecorder()
+        try await Self.withSandbox(logger: recorder.logger(label: "fcm-log-check")) { sandbox, client in
             #expect(await client.send([Self.liveActivity(0)]).map(\.status) == [200])
             sandbox.expireAccessTokens()
             #expect(await client.send([Self.liveActivity(1)]).map(\.status) == [200])
@@ -232,7 +231,7 @@ struct EndToEndTests {
             #expect(await client.send([Self.liveActivity(3)]).map(\.status) == [404])
             let account = try ServiceAccount(contentsOfFile: sandbox.serviceAccountPath)
             let keyLine = account.privateKeyPEM.split(separator: "\n")[1]
-            let logged = lines.value.withLock { $0 }
+            let logged = recorder.entries.map { "\($0.message) \($0.metadata)" }
             #expect(!logged.isEmpty)
             for line in logged {
                 #expect(!line.contains("ya29.") && !line.contains("eyJ") && !line.contains("PRIVATE KEY"), "\(line)")
@@ -283,26 +282,5 @@ struct EndToEndTests {
             #expect(result.status == nil)
             #expect(result.failure.map { "\($0)".hasPrefix("transport: timeout") } == true)
         }
-    }
-}
-
-/// Keeps every log line, message and metadata, at every level.
-struct LineCollector: LogHandler {
-    final class Lines: Sendable {
-        let value = Mutex<[String]>([])
-    }
-
-    let lines: Lines
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let line = "\(event.message) \(metadata.merging(event.metadata ?? [:]) { $1 })"
-        lines.value.withLock { $0.append(line) }
     }
 }

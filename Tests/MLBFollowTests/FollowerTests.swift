@@ -8,47 +8,20 @@ import PostgresClient
 import ScoreDomain
 import ScoreFeedTesting
 import ScoreStore
+import Synchronization
 import Testing
 
 /// Collects what a follower logs and how long it asked to sleep.
-final class Recorder: @unchecked Sendable {
-    struct Entry {
-        var level: Logger.Level
-        var message: String
-        var metadata: Logger.Metadata
-    }
+final class Recorder: Sendable {
+    private let log = LogRecorder()
+    private let sleepsSoFar = Mutex<[Duration]>([])
 
-    private let lock = NSLock()
-    private var _entries: [Entry] = []
-    private var _sleeps: [Duration] = []
+    var entries: [LogRecorder.Entry] { log.entries }
+    var sleeps: [Duration] { sleepsSoFar.withLock { $0 } }
 
-    var entries: [Entry] { lock.withLock { _entries } }
-    var sleeps: [Duration] { lock.withLock { _sleeps } }
+    func slept(_ duration: Duration) { sleepsSoFar.withLock { $0.append(duration) } }
 
-    func log(_ entry: Entry) { lock.withLock { _entries.append(entry) } }
-    func slept(_ duration: Duration) { lock.withLock { _sleeps.append(duration) } }
-
-    var logger: Logger {
-        Logger(label: "mlb-follow-test") { _ in RecordingHandler(recorder: self) }
-    }
-}
-
-struct RecordingHandler: LogHandler {
-    let recorder: Recorder
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        recorder.log(
-            .init(
-                level: event.level, message: event.message.description,
-                metadata: metadata.merging(event.metadata ?? [:]) { $1 }))
-    }
+    var logger: Logger { log.logger(label: "mlb-follow-test") }
 }
 
 struct Crash: Error {}
