@@ -18,13 +18,11 @@ def acknowledged_once(run):
             "refusedOnPurpose": len(run.refused), "refusedButStored": refused_stored[:20]}
 
 
-def projections_equal_rebuild(run):
-    query = "SELECT game_id, state::text FROM score_states ORDER BY game_id"
-    before = sql(run, query)
-    env = dict(os.environ, SCOREFEED_DATABASE_URL=run.a.url)
-    rebuilt = subprocess.run([run.a.bin, "rebuild"], env=env, capture_output=True, text=True)
-    after = sql(run, query)
-    differing = sorted({g for g, _ in before} ^ {g for g, _ in after} | {g for (g, s) in before if [g, s] not in after})
+STATES = "SELECT game_id, state::text FROM score_states ORDER BY game_id"
+
+
+def projections_equal_rebuild(run, before, after, rebuilt):
+    differing = sorted({g for g, _ in set(map(tuple, before)) ^ set(map(tuple, after))})
     return {"ok": rebuilt.returncode == 0 and before == after, "games": len(before), "differing": differing,
             "rebuild": rebuilt.stdout.strip().splitlines()[-1:] or rebuilt.stderr.strip().splitlines()[-1:]}
 
@@ -42,8 +40,8 @@ def received(run):
     return by_token, dict(sorted(outcomes.items()))
 
 
-def activities_ended(run, by_token):
-    finals = {g: json.loads(s) for g, s in sql(run, "SELECT game_id, state::text FROM score_states")}
+def activities_ended(run, by_token, states):
+    finals = {g: json.loads(s) for g, s in states}
     problems, repeats = [], 0
     for token, game in sorted(run.tokens.items()):
         pushes = by_token.get(token, [])
@@ -88,17 +86,21 @@ def client_answers(run):
 
 def report(run, settled):
     by_token, outcomes = received(run)
+    before = sql(run, STATES)
+    rebuilt = subprocess.run([run.a.bin, "rebuild"], env=dict(os.environ, SCOREFEED_DATABASE_URL=run.a.url),
+                             capture_output=True, text=True)
+    after = sql(run, STATES)
     checks = {
         "settled": {"ok": settled, "note": "every game final and no push pending before the nodes stopped"},
         "chaosHappened": {"ok": any(e.get("leader") for e in run.events)
                           and any(e.get("postgresRestarted") for e in run.events), "events": run.events},
         "acknowledgedExactlyOnce": acknowledged_once(run),
-        "projectionsEqualRebuild": projections_equal_rebuild(run),
-        "activitiesEndedOnce": activities_ended(run, by_token),
+        "projectionsEqualRebuild": projections_equal_rebuild(run, before, after, rebuilt),
+        "activitiesEndedOnce": activities_ended(run, by_token, after),
         "noPushLost": no_push_lost(run, by_token),
         "clientAnswers": client_answers(run),
     }
     return {"seed": run.a.seed, "replay": f"scripts/chaos --seed {run.a.seed}", "nodes": run.a.nodes,
-            "games": run.a.games, "messages": sum(len(g) for g in run.games), "faultRate": run.a.fault_rate,
+            "games": run.a.games, "messages": run.messages, "faultRate": run.a.fault_rate,
             "apnsAnswers": outcomes, "seconds": round(run.elapsed),
             "ok": all(c["ok"] for c in checks.values()), "checks": checks}
