@@ -99,15 +99,13 @@ public struct DeliveryWorker: Sendable {
 
     typealias Attempt = Outbox.Attempt
 
-    /// The outcome of a push a pause held back in its round (never sent; released untouched).
-    static let withheld = Outbox.Outcome.release(label: "withheld")
-
     /// One round: claim what is due, send it, record the outcomes.
     public func deliverDue() async throws -> DeliveryRound {
         let pushes = try await recordThenClaim([], claim: true)
         guard !pushes.isEmpty else { return DeliveryRound() }
-        let (round, attempts) = await send(pushes)
+        let (round, attempts, withheld) = await send(pushes)
         try await record(attempts)
+        await release(withheld)
         if let paused = round.paused { reportPause(paused) }
         return round
     }
@@ -126,16 +124,10 @@ public struct DeliveryWorker: Sendable {
     }
 
     /// Records a round's attempts in one transaction and tells ``observe``.
-    private func record(_ all: [Attempt]) async throws {
-        guard !all.isEmpty else { return }
+    private func record(_ attempts: [Attempt]) async throws {
+        guard !attempts.isEmpty else { return }
         let started = ContinuousClock.now
-        // Pushes a pause held back were never sent: given back as claimed, no attempt recorded.
-        let withheld = all.filter { $0.outcome == Self.withheld }.map(\.push.id)
-        let attempts = all.filter { $0.outcome != Self.withheld }
-        try await connection.transaction { tx in
-            try Outbox.record(attempts, in: tx)
-            if !withheld.isEmpty { try Outbox.release(withheld, in: tx) }
-        }
+        try await connection.transaction { try Outbox.record(attempts, in: $0) }
         if let observe {
             for attempt in attempts { observe(attempt.outcome.label, attempt.reason) }
         }
@@ -181,7 +173,9 @@ public struct DeliveryWorker: Sendable {
     }
 
     /// Sends the pushes and decides each outcome.
-    private func send(_ pushes: [OutboxPush]) async -> (DeliveryRound, [Attempt]) {
+    /// Sends a round wave by wave; returns its counts, the attempts to record, and the pushes a pause
+    /// held back (never sent: to release).
+    private func send(_ pushes: [OutboxPush]) async -> (DeliveryRound, [Attempt], withheld: [OutboxPush]) {
         var round = DeliveryRound()
         round.claimed = pushes.count
         // Concurrent across activities, in timestamp order within one: wave k holds the k-th push of
@@ -195,12 +189,13 @@ public struct DeliveryWorker: Sendable {
             byActivity.compactMap { $0.count > rank ? $0[rank] : nil }
         }
         var records: [Attempt] = []
+        var withheld: [OutboxPush] = []
         records.reserveCapacity(pushes.count)
         for wave in waves {
             // Paused (the provider's credentials were refused): the rest of the round is not sent; it
             // waits, untouched, like the pushes of the wave that found out.
             if round.paused != nil {
-                records += wave.map { Attempt($0, status: nil, reason: nil, outcome: Self.withheld) }
+                withheld += wave
                 continue
             }
             switch transport {
@@ -208,7 +203,7 @@ public struct DeliveryWorker: Sendable {
             case .fcm(let client): records += await sendToFCM(wave, client: client, round: &round)
             }
         }
-        return (round, records)
+        return (round, records, withheld)
     }
 
     private func sendToAPNs(
@@ -296,7 +291,7 @@ public struct DeliveryWorker: Sendable {
                 }
             case .send(let pushes, let record, let claimNext):
                 async let upcoming = recordThenClaim(record, claim: claimNext)
-                let (round, attempts) = await send(pushes)
+                let (round, attempts, withheld) = await send(pushes)
                 if let paused = round.paused { reportPause(paused) }
                 do {
                     let claimed = try await upcoming
@@ -306,6 +301,7 @@ public struct DeliveryWorker: Sendable {
                     failure = error
                     action = machine.failed(recordFailed: error is RecordFailed, sent: attempts)
                 }
+                await release(withheld)
             case .countPending:
                 do {
                     let routes = transport.routes
