@@ -43,7 +43,7 @@ public enum Outbox {
     /// outbox for an older one still waiting to be a backlog (seconds, on the database's clock).
     public static let liveUpdateBacklogAge = 30
 
-    /// Supersedes the Android messages still waiting while a newer one of the same follow, written to
+    /// Supersedes the Android messages due and still waiting while a newer one of the same follow, written to
     /// the outbox ``liveUpdateBacklogAge`` or more after it, waits too (after an outage, a pause, or a
     /// time without FCM settings): each carries the whole state, so the newest is enough, and sending
     /// the backlog would burst over FCM's 240 messages a minute per device. A replay plans a whole
@@ -54,7 +54,7 @@ public enum Outbox {
             """
             WITH stale AS (
                 SELECT o.id FROM activity_pushes o
-                WHERE o.route = 'android' AND o.state = 'pending' AND o.event <> 'end'
+                WHERE o.state = 'pending' AND o.next_attempt_at <= now() AND o.route = 'android' AND o.event <> 'end'
                   AND (o.claimed_until IS NULL OR o.claimed_until < now())
                   AND EXISTS (SELECT 1 FROM activity_pushes n
                               WHERE n.activity_id = o.activity_id AND n.state = 'pending' AND n.id > o.id
