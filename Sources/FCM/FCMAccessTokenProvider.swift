@@ -177,7 +177,19 @@ final class FCMAccessTokenProvider: Sendable {
     /// When a token obtained by a request started at `start` and valid for `expiresIn` seconds is renewed:
     /// 5 minutes before it expires, or halfway when its lifetime is shorter than 10 minutes.
     static func refreshDate(start: Date, expiresIn: TimeInterval) -> Date {
-        start.addingTimeInterval(expiresIn - min(renewalMargin, expiresIn / 2))
+        beforeExpiry(start: start, expiresIn: expiresIn, margin: renewalMargin, share: 1 / 2)
+    }
+
+    /// How long such a token may serve when its renewal fails: until a minute before it expires, or a
+    /// tenth of its lifetime when that is shorter.
+    static func usableUntil(start: Date, expiresIn: TimeInterval) -> Date {
+        beforeExpiry(start: start, expiresIn: expiresIn, margin: fallbackMargin, share: 1 / 10)
+    }
+
+    /// `margin`, or `share` of the lifetime when that is shorter, before the token expires.
+    private static func beforeExpiry(start: Date, expiresIn: TimeInterval, margin: TimeInterval, share: Double) -> Date
+    {
+        start.addingTimeInterval(expiresIn - min(margin, expiresIn * share))
     }
 
     /// Runs one exchange and hands its outcome to the waiters.
@@ -189,7 +201,7 @@ final class FCMAccessTokenProvider: Sendable {
             case .token(let token, let expiresIn):
                 state.phase = .ready(
                     token: token, refreshAt: Self.refreshDate(start: start, expiresIn: expiresIn),
-                    usableUntil: start.addingTimeInterval(expiresIn - min(Self.fallbackMargin, expiresIn / 10)))
+                    usableUntil: Self.usableUntil(start: start, expiresIn: expiresIn))
                 return (waiters, Outcome(result))
             case .failed:
                 guard let current, now() < current.until else {
