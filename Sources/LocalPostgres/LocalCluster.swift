@@ -89,11 +89,8 @@ public struct LocalCluster: Sendable {
         if try await status() == .notInitialized {
             try await initialize(binaries, logger: logger)
         }
-        // Room for a test suite's parallel connections and a server's pools.
-        var options = "-c max_connections=300 -c listen_addresses='' -p \(Self.defaultPort)"
-        if let tcpPort { options = "-c max_connections=300 -c listen_addresses=127.0.0.1 -p \(tcpPort)" }
         logger.info("starting embedded PostgreSQL", metadata: ["db.home": "\(home.path)"])
-        try await startServer(binaries, options: options, what: "PostgreSQL")
+        try await startServer(binaries, tcpPort: tcpPort, what: "PostgreSQL")
         try await createDatabaseIfNeeded()
         return true
     }
@@ -126,9 +123,7 @@ public struct LocalCluster: Sendable {
         }
         // The copied configuration names the primary's socket folder: this one listens in its own.
         try appendSettings("hot standby", "unix_socket_directories = '\(quotedHome)'")
-        try await startServer(
-            binaries, options: "-c max_connections=300 -c listen_addresses='' -p \(Self.defaultPort)",
-            what: "the standby")
+        try await startServer(binaries, tcpPort: nil, what: "the standby")
     }
 
     /// Stops the server (fast shutdown). Returns `false` when it was not running.
@@ -212,8 +207,12 @@ public struct LocalCluster: Sendable {
         try handle.write(contentsOf: Data("\n# scorefeed: \(why)\n\(settings)\n".utf8))
     }
 
-    /// `pg_ctl start` with the server `options`, waiting until it accepts connections.
-    private func startServer(_ binaries: PostgresBinaries, options: String, what: String) async throws {
+    /// `pg_ctl start`, waiting until it accepts connections: on its socket only, or also on
+    /// 127.0.0.1:`tcpPort` (then the socket's port too).
+    private func startServer(_ binaries: PostgresBinaries, tcpPort: Int?, what: String) async throws {
+        // Room for a test suite's parallel connections and a server's pools.
+        let listen = tcpPort == nil ? "''" : "127.0.0.1"
+        let options = "-c max_connections=300 -c listen_addresses=\(listen) -p \(tcpPort ?? Self.defaultPort)"
         let result = try await run(
             binaries.pgCtl, ["start", "-w", "-t", "60", "-D", dataDirectory.path, "-l", logFile.path, "-o", options],
             asPostgres: runsAsRoot)
