@@ -42,17 +42,7 @@ struct APSPayload {
         var text = ""
         text.reserveCapacity(160)
         writeContentState(state, to: &text)
-        return fnv1a(text)
-    }
-
-    /// The 64-bit FNV-1a hash of `text`'s UTF-8 bytes: the content digests of pushes and Live Updates.
-    static func fnv1a(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return hash
+        return fnv1a64(text)
     }
 
     /// The compact, key-sorted JSON text of the payload.

@@ -50,7 +50,7 @@ public enum LiveUpdate {
             "\(state.away.code)|\(state.awayScore)|\(bases(state.bases))|\(chip(state))|\(state.half.rawValue)|"
             + "\(state.home.code)|\(state.homeScore)|\(state.inningNumber)|\(state.outs)|\(progress)/\(progressMax)|"
             + "\(state.status.rawValue)|\(Self.text(state))|\(title(state))"
-        return APSPayload.fnv1a(text)
+        return fnv1a64(text)
     }
 
     /// Occupied bases as `1-3`, `1-2-3`, or empty.

@@ -57,7 +57,7 @@ public enum Followers {
         try Activities.validate(gameId: gameId)
         let fcm = try fcm.validated()
         // One follow of this address at a time, so two at once cannot both pass the count below.
-        try session.query("SELECT pg_advisory_xact_lock(hashtextextended('scorefeed-follow.' || $1, 0))", [fcm.value])
+        try session.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.follow))", [fcm.value])
         let existing = try session.query(
             """
             SELECT \(columns), throttle_state FROM activities

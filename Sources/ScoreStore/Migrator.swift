@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresClient
+import ScoreDomain
 
 /// Applies the `schema/NNNN_name.sql` migrations (built into the binary) in order, each once,
 /// recorded in `schema_migrations`.
@@ -10,7 +11,7 @@ public struct Migrator: Sendable {
         public var version: Int
         public var name: String
         public var sql: String
-        var checksum: String { fnv1a64(sql) }
+        var checksum: String { ScoreStore.checksum(sql) }
     }
 
     public let migrations: [Migration]
@@ -118,13 +119,8 @@ public struct Migrator: Sendable {
 }
 
 /// 64-bit FNV-1a of the UTF-8 bytes, as 16 hex digits: detects edited migration files.
-func fnv1a64(_ text: String) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in text.utf8 {
-        hash ^= UInt64(byte)
-        hash = hash &* 0x0000_0100_0000_01b3
-    }
-    let hex = String(hash, radix: 16)
+func checksum(_ text: String) -> String {
+    let hex = String(fnv1a64(text), radix: 16)
     return String(repeating: "0", count: 16 - hex.count) + hex
 }
 
@@ -132,6 +128,9 @@ func fnv1a64(_ text: String) -> String {
 enum AdvisoryLock {
     /// Held while migrating a schema (a key per schema).
     static let migrations = "hashtextextended('scorefeed-migrations.' || current_schema(), 0)"
+    /// Held while a device's address follows a game (its count of games checked): a key per address,
+    /// the address as the statement's `$1`.
+    static let follow = "hashtextextended('scorefeed-follow.' || $1, 0)"
     /// Held by every appending transaction until it commits, so insert order equals commit order
     /// and a reader following `position` never skips an event (see docs/event-log.md).
     static let append: Int64 = 0x5343_4f52_4546_0002
