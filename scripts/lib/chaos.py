@@ -31,6 +31,7 @@ class Run:
         self.env = dict(os.environ, SCOREFEED_DATABASE_URL=a.url, SCOREFEED_INGEST_KEYS=INGEST_KEY,
                         SCOREFEED_APP_KEYS=APP_KEY, SCOREFEED_LOG_LEVEL="warning")
         self.games = games(a.games, f"chaos-{a.seed}")
+        self.messages = sum(len(g) for g in self.games)
 
     # --- the cast ------------------------------------------------------------------------------------
 
