@@ -47,6 +47,12 @@ public func withStore<T: Sendable>(migrated: Bool = true, _ body: (PostgresConne
     }
 }
 
+/// Replays a fixture file into the store (as `scorefeed replay` does, the pushes to the outbox only).
+@discardableResult
+public func replay(_ file: String, _ connection: PostgresConnection) async throws -> ReplaySummary {
+    try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+}
+
 /// The number of rows in a table.
 public func count(_ table: String, _ connection: PostgresConnection) async throws -> Int {
     try await connection.query("SELECT count(*) AS n FROM \(table)")[0].int("n")

@@ -25,7 +25,7 @@ struct BroadcastDeliveryTests {
                 gameId: first.gameId, environment: .production, channelId: channelId, storagePolicy: 0,
                 registeredAt: startsAt.addingTimeInterval(-15 * 60), in: session)
         }
-        _ = try await Replayer(ingestor: Ingestor(connection: h.connection)).replay(files: [file]) { _, _ in }
+        try await replay(file, h.connection)
         let planned = try await h.connection.withSession { try Broadcasts.forGame(first.gameId, in: $0) }
         return (planned, channelId)
     }

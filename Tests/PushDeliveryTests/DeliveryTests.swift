@@ -57,7 +57,7 @@ struct Harness {
     func replay(_ name: String) async throws -> [OutboxPush] {
         let file = fixture("\(name).jsonl")
         try await registerActivities(for: file, connection)
-        let summary = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+        let summary = try await ScoreFeedTesting.replay(file, connection)
         let gameId = try FeedFile.read(file)[0].message.gameId
         #expect(summary.accepted > 0)
         return try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
@@ -122,7 +122,7 @@ struct DeliveryTests {
                     gameId: first.gameId, tokens: tokens, environment: .production, bundleId: "com.example.scores",
                     frequentUpdates: false, at: startsAt.addingTimeInterval(-900), in: session)
             }
-            _ = try await Replayer(ingestor: Ingestor(connection: h.connection)).replay(files: [file]) { _, _ in }
+            try await replay(file, h.connection)
             let outbox = try await h.connection.withSession { try ActivityPushes.forGame(first.gameId, in: $0) }
             #expect(outbox.count > 40 * 10)
             let client = try h.client()

@@ -47,7 +47,7 @@ struct FCMHarness {
     func prepare(_ name: String) async throws -> String {
         let file = fixture("\(name).jsonl")
         try await registerFCMTargets(for: file, connection)
-        _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+        try await replay(file, connection)
         return try FeedFile.read(file)[0].message.gameId
     }
 }
@@ -159,7 +159,7 @@ struct FCMDeliveryTests {
     }
 
     @Test(
-        "SENDER_ID_MISMATCH deactivates; INVALID_ARGUMENT fails that one push as a bug and the rest go on; a 404 without FCM's error code deactivates nothing"
+        "SENDER_ID_MISMATCH deactivates; INVALID_ARGUMENT fails that one push as a bug and the rest go on"
     )
     func refusals() async throws {
         try await FCMHarness.with { h in
@@ -174,14 +174,6 @@ struct FCMDeliveryTests {
                 .filter { $0.route == .fcm }
             #expect(ios.filter { $0.state == "failed" }.map { $0.lastReason?.hasPrefix("INVALID_ARGUMENT") } == [true])
             #expect(ios.last?.state == "sent" && ios.last?.event == .end, "the rest went on, to the end")
-        }
-        // The status alone says nothing: a 404 whose body has no FcmError detail is not UNREGISTERED.
-        for status in [404, 403] {
-            let (outcome, _) = FCMVerdict.decide(
-                FCMResult(status: status), for: FCMVerdictTests.push, cancelled: false,
-                backoff: Backoff(base: .seconds(1), cap: .seconds(1)), now: Date(timeIntervalSince1970: 1_900_000_010),
-                unitRandom: 1)
-            if case .deactivate = outcome { Issue.record("a bare \(status) deactivated the registration") }
         }
     }
 
@@ -237,7 +229,7 @@ extension FCMDeliveryTests {
                         at: startsAt.addingTimeInterval(-900), in: session)
                 }
             }
-            _ = try await Replayer(ingestor: Ingestor(connection: h.connection)).replay(files: [file]) { _, _ in }
+            try await replay(file, h.connection)
             // The APNs start worker leaves them alone.
             #expect(try await h.connection.transaction { try Devices.claimStarts(limit: 10, lease: 1, in: $0) }.isEmpty)
             var starts = StartWorker(connection: h.connection, transport: .fcm(h.client), logger: quietLogger)
@@ -335,6 +327,8 @@ struct FCMVerdictTests {
             result: FCMResult(status: 404, errorCode: "NOT_FOUND", message: "gone"),
             outcome: .failed(reason: "HTTP 404 NOT_FOUND: gone"), pauses: false),
         Case(result: FCMResult(status: 404), outcome: .release(label: "paused"), pauses: true),
+        // The status alone says nothing: a bare 404 or 403 (no FcmError detail) deactivates nothing.
+        Case(result: FCMResult(status: 403), outcome: .release(label: "paused"), pauses: true),
     ])
     func decide(_ c: Case) {
         let backoff = Backoff(base: .seconds(1), cap: .seconds(1))

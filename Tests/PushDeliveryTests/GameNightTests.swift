@@ -38,7 +38,7 @@ struct GameNightTests {
                     channels: index == 1, at: registeredAt, in: session)
             }
         }
-        _ = try await Replayer(ingestor: Ingestor(connection: h.connection)).replay(files: [file]) { _, _ in }
+        try await replay(file, h.connection)
         return (first.gameId, channelId)
     }
 

@@ -24,7 +24,7 @@ struct StartDeliveryTests {
                 startToken: token, follows: [home.code], environment: .production, bundleId: "com.example.scores",
                 channels: false, at: startsAt.addingTimeInterval(-3600), in: session)
         }
-        _ = try await Replayer(ingestor: Ingestor(connection: h.connection)).replay(files: [file]) { _, _ in }
+        try await replay(file, h.connection)
         return first.gameId
     }
 

@@ -25,7 +25,7 @@ struct ActivityPushTests {
         try await withStore { connection in
             let file = fixture("\(name).jsonl")
             try await registerActivities(for: file, connection)
-            _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+            try await replay(file, connection)
             let gameId = try FeedFile.read(file)[0].message.gameId
             let produced = try await pushLines(gameId, connection)
             let goldenPath = fixture("\(name).pushes.jsonl")
@@ -87,7 +87,7 @@ struct ActivityPushTests {
         try await withStore { connection in
             let file = fixture("plain-nine.jsonl")
             try await registerActivities(for: file, connection)
-            _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+            try await replay(file, connection)
             let token = activityTokens[0]
             let claimed = try await connection.transaction { try Outbox.claim(limit: 5000, lease: 30, in: $0) }
             let mine = claimed.filter { $0.pushToken == token }.sorted { $0.timestamp < $1.timestamp }
@@ -158,7 +158,7 @@ struct ActivityPushTests {
         func once() async throws -> String {
             try await withStore { connection in
                 try await registerActivities(for: file, connection)
-                _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+                try await replay(file, connection)
                 return try await pushLines("2026-05-12-SEA-HOU", connection)
             }
         }
@@ -182,7 +182,7 @@ struct ActivityPushTests {
                     "UPDATE activities SET throttle = $2::jsonb, throttle_state = NULL WHERE id = $1",
                     [activity.id, json])
             }
-            _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+            try await replay(file, connection)
             let produced = try await pushLines(try FeedFile.read(file)[0].message.gameId, connection)
             let golden = try String(contentsOfFile: fixture("plain-nine.pushes.jsonl"), encoding: .utf8)
             #expect(produced == golden)
@@ -244,7 +244,7 @@ struct ActivityPushTests {
         try await withStore { connection in
             let file = fixture("plain-nine.jsonl")
             try await registerActivities(for: file, connection)
-            _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+            try await replay(file, connection)
             let gameId = try FeedFile.read(file)[0].message.gameId
             let removed = activityTokens[0]
             #expect(

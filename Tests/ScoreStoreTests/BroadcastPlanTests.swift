@@ -33,7 +33,7 @@ struct BroadcastPlanTests {
         try await withStore { connection in
             let file = fixture("\(name).jsonl")
             try await registerChannel(for: file, connection)
-            _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+            try await replay(file, connection)
             let gameId = try FeedFile.read(file)[0].message.gameId
             let produced = try await broadcastLines(gameId, connection)
             let goldenPath = fixture("\(name).broadcasts.jsonl")

@@ -16,7 +16,7 @@ struct FCMTargetTests {
             let file = fixture("\(name).jsonl")
             try await registerActivities(for: file, connection)
             try await registerFCMTargets(for: file, connection)
-            _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+            try await replay(file, connection)
             let gameId = try FeedFile.read(file)[0].message.gameId
             let pushes = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
             // The same decisions: the FCM activity's pushes equal activity 0's (registered alike),
@@ -139,7 +139,7 @@ struct FCMTargetTests {
         try await withStore { connection in
             let file = fixture("plain-nine.jsonl")
             try await registerFCMTargets(for: file, connection)
-            _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+            try await replay(file, connection)
             let claimed = try await connection.transaction {
                 try Outbox.claim(limit: 1, lease: 30, routes: [.android], in: $0)
             }
@@ -173,7 +173,7 @@ struct FCMTargetTests {
         try await withStore { connection in
             let file = fixture("plain-nine.jsonl")
             try await registerActivities(for: file, connection)
-            _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+            try await replay(file, connection)
             let gameId = try FeedFile.read(file)[0].message.gameId
             func routes() async throws -> Set<PushRoute> {
                 Set(
@@ -201,7 +201,7 @@ struct FCMTargetTests {
         try await withStore { connection in
             let file = fixture("plain-nine.jsonl")
             try await registerFCMTargets(for: file, connection)
-            _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+            try await replay(file, connection)
             let android = "SELECT count(*) AS n FROM activity_pushes WHERE route = 'android' AND state = 'pending'"
             let planned = try await connection.query(android)[0].int("n")
             // A replay plans the whole game in moments: however late delivery comes, nothing is a backlog.

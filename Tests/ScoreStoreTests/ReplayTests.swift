@@ -93,7 +93,7 @@ struct ReplayTests {
         ])
         try await withStore { connection in
             let error = await #expect(throws: FeedFileError.self) {
-                try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+                try await replay(file, connection)
             }
             #expect(error?.line == 2)
             #expect(error?.description.contains("runs") == true)
@@ -114,7 +114,7 @@ struct ReplayTests {
         let file = try temporaryFeed(lines + [late, after])
         try await withStore { connection in
             let error = await #expect(throws: ReplayError.self) {
-                try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+                try await replay(file, connection)
             }
             #expect(error?.line == lines.count + 1)
             #expect(error?.description.contains("late-run") == true)

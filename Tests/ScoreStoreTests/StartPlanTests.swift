@@ -36,7 +36,7 @@ struct StartPlanTests {
             let file = fixture("plain-nine.jsonl")
             try await registerChannel(for: file, connection)
             _ = try await registerDevices(for: file, connection)
-            _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+            try await replay(file, connection)
             let gameId = try FeedFile.read(file)[0].message.gameId
             let starts = try await connection.withSession { try Devices.starts(gameId: gameId, in: $0) }
             #expect(starts.map(\.startToken) == Self.starters)
@@ -57,7 +57,7 @@ struct StartPlanTests {
                 }
             }
             // Replaying the game again plans no second start.
-            _ = try await Replayer(ingestor: Ingestor(connection: connection)).replay(files: [file]) { _, _ in }
+            try await replay(file, connection)
             #expect(try await count("device_starts", connection) == 2)
         }
     }
