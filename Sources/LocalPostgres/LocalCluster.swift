@@ -127,8 +127,8 @@ public struct LocalCluster: Sendable {
     }
 
     /// Stops the server (fast shutdown). Returns `false` when it was not running.
-    @discardableResult
     /// - Parameter immediately: stop as a crash does (`-m immediate`: no checkpoint, clients cut off).
+    @discardableResult
     public func stop(immediately: Bool = false) async throws -> Bool {
         guard case .running = try await status() else { return false }
         let binaries = try PostgresBinaries.locate()

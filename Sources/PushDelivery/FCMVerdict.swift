@@ -48,21 +48,16 @@ public enum FCMVerdict {
         }
     }
 
-    /// The outcome to record for `push` after `result`, and the reason FCM delivery must pause, if any.
-    ///
-    /// The error is read from FCM's body (`error.details[].errorCode`), not guessed from the status:
-    /// `UNREGISTERED` and `SENDER_ID_MISMATCH` deactivate the registration; `INVALID_ARGUMENT` fails the
-    /// push as a bug, never retried; `QUOTA_EXCEEDED` waits `Retry-After` (or the backoff);
-    /// `UNAVAILABLE`, `INTERNAL` and a lost connection retry with backoff while the push is useful;
-    /// `THIRD_PARTY_AUTH_ERROR` (the APNs key in Firebase is wrong), a refused OAuth exchange and an
-    /// access token still refused after its renewal pause FCM delivery and deactivate nothing, as does
-    /// a 404 without Google's error body (a wrong `SCOREFEED_FCM_URL`); another 404 fails the push.
+    /// The outcome to record for `push` after `result` (``FCMResult/action``), and the reason FCM delivery
+    /// must pause, if any: a gone registration deactivates it; a bug fails the push, never retried; a quota,
+    /// an overload or a lost connection retries (after `Retry-After`, else the backoff) while the push is
+    /// useful; a configuration FCM refuses pauses and deactivates nothing.
     public static func decide(
         _ result: FCMResult, for push: OutboxPush, cancelled: Bool, backoff: Backoff, now: Date, unitRandom: Double
     ) -> (outcome: Outbox.Outcome, pause: String?) {
-        if result.isSuccess { return (.sent, nil) }
-        func retry(after given: Double?) -> Outbox.Outcome {
-            let delay = given ?? backoff.delay(attempt: push.attempts + 1, unitRandom: unitRandom) / .seconds(1)
+        func retry() -> Outbox.Outcome {
+            let delay =
+                result.retryAfter ?? backoff.delay(attempt: push.attempts + 1, unitRandom: unitRandom) / .seconds(1)
             guard
                 PushVerdict.isUseful(
                     expiration: push.expiration, createdAt: push.createdAt, at: now.addingTimeInterval(delay))
@@ -72,50 +67,13 @@ public enum FCMVerdict {
             }
             return .retry(after: delay)
         }
-        switch result.failure {
-        case .authorization(let why):
-            return (.release(label: "paused"), "the OAuth token exchange was refused (\(why))")
-        case .transport, .notSent:
-            return cancelled ? (.release(label: "released"), nil) : (retry(after: nil), nil)
-        case nil:
-            break
-        }
-        switch result.code {
-        case .unregistered, .senderIdMismatch:
-            return (.deactivate(reason: result.errorCode ?? "UNREGISTERED"), nil)
-        case .invalidArgument:
-            return (.failed(reason: "INVALID_ARGUMENT: \(result.message ?? "no message")"), nil)
-        case .quotaExceeded:
-            return (retry(after: result.retryAfter), nil)
-        case .unavailable, .internalError:
-            return (retry(after: result.retryAfter), nil)
-        case .thirdPartyAuthError:
-            return (
-                .release(label: "paused"),
-                "THIRD_PARTY_AUTH_ERROR: the APNs key or certificate uploaded to Firebase is not accepted"
-            )
-        case .unspecified, nil:
-            switch result.status ?? 0 {
-            case 401:
-                return (
-                    .release(label: "paused"), "FCM refused the renewed access token (\(result.errorCode ?? "401"))"
-                )
-            case 403:
-                return (.release(label: "paused"), "FCM denied the project (\(result.errorCode ?? "403"))")
-            case 404 where result.errorCode == nil:
-                // Not Google's error body at all: the URL is wrong, and every message would get the same.
-                return (
-                    .release(label: "paused"),
-                    "FCM answered 404 without an FCM error: check SCOREFEED_FCM_URL"
-                )
-            case 429, 500...599:
-                return (retry(after: result.retryAfter), nil)
-            default:
-                return (
-                    .failed(reason: "HTTP \(result.status ?? 0) \(result.errorCode ?? ""): \(result.message ?? "")"),
-                    nil
-                )
-            }
+        switch result.action {
+        case .delivered: return (.sent, nil)
+        case .deactivate(let reason): return (.deactivate(reason: reason), nil)
+        case .neverRetry(let reason): return (.failed(reason: reason), nil)
+        case .retry: return (retry(), nil)
+        case .pause(let reason): return (.release(label: "paused"), reason)
+        case .noAnswer, .notSent: return (cancelled ? .release(label: "released") : retry(), nil)
         }
     }
 
@@ -128,16 +86,15 @@ public enum FCMVerdict {
             apsPayload: start.payload)
     }
 
-    /// What to record of a push-to-start sent through FCM, and the reason to pause, if any. The rules
-    /// of the APNs path: a start whose answer was lost is never sent again (a second start would put
-    /// a duplicate on the lock screen; one that never left is sent later, or released when the worker
-    /// stops); a gone registration retires the device; 429 and 5xx back off (honouring `Retry-After`) up
-    /// to `maximumAttempts`; a configuration error pauses.
+    /// What to record of a push-to-start sent through FCM (``FCMResult/action``), and the reason to pause,
+    /// if any. The rules of the APNs path: a start whose answer was lost is never sent again (a second start
+    /// would put a duplicate on the lock screen; one that never left is sent later, or released when the
+    /// worker stops); a gone registration retires the device; quotas and overloads back off (honouring
+    /// `Retry-After`) up to `maximumAttempts`; a configuration error pauses.
     public static func startOutcome(
         _ result: FCMResult, for start: DeviceStart, cancelled: Bool, backoff: Backoff, maximumAttempts: Int,
         unitRandom: Double
     ) -> (outcome: Devices.StartOutcome, pause: String?) {
-        if result.isSuccess { return (.sent, nil) }
         func retry(_ why: String) -> Devices.StartOutcome {
             start.attempts >= maximumAttempts
                 ? .failed(reason: "\(why) after \(start.attempts) attempts", deactivate: false)
@@ -145,34 +102,15 @@ public enum FCMVerdict {
                     after: result.retryAfter
                         ?? backoff.delay(attempt: start.attempts + 1, unitRandom: unitRandom) / .seconds(1))
         }
-        switch result.failure {
-        case .authorization(let why):
-            return (.release, "the OAuth token exchange was refused (\(why))")
-        case .notSent(let why):
-            // It never left: safe to send later.
-            return (cancelled ? .release : retry("not sent (\(why))"), nil)
-        case .transport(let why):
+        switch result.action {
+        case .delivered: return (.sent, nil)
+        case .deactivate(let reason): return (.failed(reason: reason, deactivate: true), nil)
+        case .neverRetry(let reason): return (.failed(reason: reason, deactivate: false), nil)
+        case .retry(let reason): return (retry(reason), nil)
+        case .pause(let reason): return (.release, reason)
+        case .notSent(let why): return (cancelled ? .release : retry("not sent (\(why))"), nil)
+        case .noAnswer(let why):
             return (.failed(reason: "no answer (\(why)): not sent again, never two starts", deactivate: false), nil)
-        case nil:
-            break
-        }
-        let code = result.errorCode ?? "HTTP \(result.status ?? 0)"
-        switch result.code {
-        case .unregistered, .senderIdMismatch: return (.failed(reason: code, deactivate: true), nil)
-        case .invalidArgument: return (.failed(reason: "\(code): \(result.message ?? "")", deactivate: false), nil)
-        case .quotaExceeded, .unavailable, .internalError: return (retry(code), nil)
-        case .thirdPartyAuthError:
-            return (
-                .release, "THIRD_PARTY_AUTH_ERROR: the APNs key or certificate uploaded to Firebase is not accepted"
-            )
-        case .unspecified, nil:
-            switch result.status ?? 0 {
-            case 401, 403: return (.release, "FCM refused the request (\(code))")
-            case 404 where result.errorCode == nil:
-                return (.release, "FCM answered 404 without an FCM error: check SCOREFEED_FCM_URL")
-            case 429, 500...599: return (retry(code), nil)
-            default: return (.failed(reason: code, deactivate: false), nil)
-            }
         }
     }
 }

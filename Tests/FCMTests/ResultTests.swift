@@ -91,4 +91,46 @@ struct ResultTests {
         #expect(!FCMResult(failure: .authorization("invalid_grant")).isSuccess)
         #expect(FCMResult(status: 401, errorCode: "UNAUTHENTICATED").code == nil)
     }
+
+    static let actions: [(FCMResult, FCMAction)] = [
+        (FCMResult(status: 200), .delivered),
+        (FCMResult(status: 404, errorCode: "UNREGISTERED"), .deactivate(reason: "UNREGISTERED")),
+        (FCMResult(status: 403, errorCode: "SENDER_ID_MISMATCH"), .deactivate(reason: "SENDER_ID_MISMATCH")),
+        (
+            FCMResult(status: 400, errorCode: "INVALID_ARGUMENT", message: "bad"),
+            .neverRetry(reason: "INVALID_ARGUMENT: bad")
+        ),
+        (FCMResult(status: 429, errorCode: "QUOTA_EXCEEDED"), .retry(reason: "QUOTA_EXCEEDED")),
+        (FCMResult(status: 503, errorCode: "UNAVAILABLE"), .retry(reason: "UNAVAILABLE")),
+        (FCMResult(status: 500, errorCode: "INTERNAL"), .retry(reason: "INTERNAL")),
+        (FCMResult(status: 502, message: "Bad Gateway"), .retry(reason: "HTTP 502")),
+        (
+            FCMResult(status: 401, errorCode: "THIRD_PARTY_AUTH_ERROR"),
+            .pause(reason: "THIRD_PARTY_AUTH_ERROR: the APNs key or certificate uploaded to Firebase is not accepted")
+        ),
+        (
+            FCMResult(status: 401, errorCode: "UNAUTHENTICATED"),
+            .pause(reason: "FCM refused the renewed access token (UNAUTHENTICATED)")
+        ),
+        (FCMResult(status: 403), .pause(reason: "FCM denied the project (HTTP 403)")),
+        (
+            FCMResult(status: 404),
+            .pause(reason: "FCM answered 404 without an FCM error: check SCOREFEED_FCM_URL")
+        ),
+        (
+            FCMResult(status: 404, errorCode: "NOT_FOUND", message: "gone"),
+            .neverRetry(reason: "HTTP 404 NOT_FOUND: gone")
+        ),
+        (
+            FCMResult(failure: .authorization("invalid_grant")),
+            .pause(reason: "the OAuth token exchange was refused (invalid_grant)")
+        ),
+        (FCMResult(failure: .transport("timeout")), .noAnswer(reason: "timeout")),
+        (FCMResult(failure: .notSent("connect failed")), .notSent(reason: "connect failed")),
+    ]
+
+    @Test("each answer's action: the error code decides, the status only without one", arguments: actions)
+    func action(_ result: FCMResult, _ expected: FCMAction) {
+        #expect(result.action == expected)
+    }
 }

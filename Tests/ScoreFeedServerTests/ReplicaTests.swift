@@ -38,7 +38,7 @@ struct Standby {
             try? FileManager.default.removeItem(at: home)
             return value
         } catch {
-            try? await cluster.stop()
+            _ = try? await cluster.stop()
             try? FileManager.default.removeItem(at: home)
             throw error
         }
