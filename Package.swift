@@ -137,7 +137,7 @@ let package = Package(
         .target(
             name: "PushDelivery",
             dependencies: [
-                "Retry", "ScoreStore", "LiveActivity", "APNs", "FCM", "PostgresClient",
+                "Retry", "ScoreStore", "ScoreDomain", "LiveActivity", "APNs", "FCM", "PostgresClient",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -236,7 +236,7 @@ let package = Package(
             name: "FCMTests",
             dependencies: [
                 "JOSE",
-                "FCM", "FCMSandbox", "HTTP2Client", "ScoreFeedTesting",
+                "FCM", "FCMSandbox", "HTTP2Client", "ScoreDomain", "ScoreFeedTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -54,7 +54,6 @@ final class FCMAccessTokenProvider: Sendable {
     }
 
     private let account: ServiceAccount
-    private let key: _RSA.Signing.PrivateKey?
     private let endpoint: FCMEndpoint?
     private let pool: HTTP2ConnectionPool?
     private let requestTimeout: Duration
@@ -77,7 +76,6 @@ final class FCMAccessTokenProvider: Sendable {
         now: @escaping @Sendable () -> Date
     ) {
         self.account = account
-        self.key = try? ServiceAccount.signingKey(pem: account.privateKeyPEM)
         let endpoint = URL(string: account.tokenURI).map {
             FCMEndpoint($0, caCertificates: caCertificates, connections: 1)
         }
@@ -225,12 +223,11 @@ final class FCMAccessTokenProvider: Sendable {
     }
 
     private func exchange(start: Date) async -> Exchange {
-        guard let key else { return .failed(.authorization("the service account key is not a usable RSA key")) }
         guard let endpoint, let pool else { return .failed(.authorization("the token_uri is not usable")) }
         let assertion: String
         do {
             assertion = try FCMJWT.make(
-                account, issuedAt: Int64(start.timeIntervalSince1970.rounded(.down)), key: key)
+                account, issuedAt: Int64(start.timeIntervalSince1970.rounded(.down)), key: account.signingKey)
         } catch {
             return .failed(.authorization("cannot sign the token request"))
         }

@@ -1,13 +1,7 @@
 import ScoreDomain
 
-/// Who a message goes to: exactly one target per message.
-public enum FCMTarget: Sendable, Hashable {
-    /// An FCM registration token.
-    case token(String)
-    /// A Firebase Installation ID.
-    case fid(String)
-
-    /// `"token":"…"` or `"fid":"…"`.
+extension FCMAddress {
+    /// `"token":"…"` or `"fid":"…"`: the message's one target.
     var jsonMember: String {
         switch self {
         case .token(let token): "\"token\":" + JSONValue.quoted(token)
@@ -34,7 +28,7 @@ public enum FCMMessage {
     ///   - apsPayload: The APNs body `{"aps":{…}}`, embedded as is (it must be a JSON object).
     /// - Returns: The request body.
     public static func liveActivity(
-        target: FCMTarget, liveActivityToken: String, priority: Int, expiration: Int, apsPayload: String
+        target: FCMAddress, liveActivityToken: String, priority: Int, expiration: Int, apsPayload: String
     ) -> String {
         "{\"message\":{" + target.jsonMember + ",\"apns\":{\"headers\":{\"apns-expiration\":\"\(expiration)\","
             + "\"apns-priority\":\"\(priority >= 10 ? 10 : 5)\"},\"live_activity_token\":"
@@ -50,7 +44,7 @@ public enum FCMMessage {
     ///   - dataJSON: The `data` object, string keys to string values, embedded as is.
     ///   - ttlSeconds: How long FCM keeps the message for an offline device (clamped to 0…28 days).
     /// - Returns: The request body.
-    public static func data(target: FCMTarget, dataJSON: String, ttlSeconds: Int) -> String {
+    public static func data(target: FCMAddress, dataJSON: String, ttlSeconds: Int) -> String {
         let ttl = min(max(0, ttlSeconds), maximumTTLSeconds)
         return "{\"message\":{" + target.jsonMember + ",\"android\":{\"priority\":\"high\",\"ttl\":\"\(ttl)s\"},"
             + "\"data\":" + dataJSON + "}}"

@@ -8,15 +8,17 @@ import Foundation
 /// `description` never shows the key.
 public struct ServiceAccount: Sendable, Equatable, CustomStringConvertible {
     /// `client_email`: the service account (the JWT `iss`).
-    public var clientEmail: String
+    public let clientEmail: String
     /// `private_key`: the PEM (PKCS#8 `BEGIN PRIVATE KEY`) RSA key that signs the JWT.
-    public var privateKeyPEM: String
+    public let privateKeyPEM: String
     /// `private_key_id`: the key's id (the JWT `kid`).
-    public var privateKeyId: String
+    public let privateKeyId: String
     /// `project_id`: the Firebase project messages are sent for.
-    public var projectId: String
+    public let projectId: String
     /// `token_uri`: the OAuth 2.0 token endpoint (the JWT `aud`), an `https` URL.
-    public var tokenURI: String
+    public let tokenURI: String
+    /// ``privateKeyPEM`` as the key that signs, parsed once when the account is built.
+    let signingKey: _RSA.Signing.PrivateKey
 
     /// Creates a validated service account from its fields.
     /// - Parameters:
@@ -42,7 +44,7 @@ public struct ServiceAccount: Sendable, Equatable, CustomStringConvertible {
         guard Self.isHTTPSURL(tokenURI) else {
             throw FCMConfigurationError(field: "token_uri", reason: "must be an https URL with a host")
         }
-        _ = try Self.signingKey(pem: privateKeyPEM)
+        self.signingKey = try Self.signingKey(pem: privateKeyPEM)
         self.clientEmail = clientEmail
         self.privateKeyPEM = privateKeyPEM
         self.privateKeyId = privateKeyId
@@ -89,6 +91,12 @@ public struct ServiceAccount: Sendable, Equatable, CustomStringConvertible {
             throw FCMConfigurationError(field: "service_account", reason: "cannot read the key file at \(path)")
         }
         try self.init(json: data)
+    }
+
+    /// Equal when every field is (the signing key is the PEM's).
+    public static func == (a: Self, b: Self) -> Bool {
+        (a.clientEmail, a.privateKeyPEM, a.privateKeyId, a.projectId, a.tokenURI)
+            == (b.clientEmail, b.privateKeyPEM, b.privateKeyId, b.projectId, b.tokenURI)
     }
 
     public var description: String {

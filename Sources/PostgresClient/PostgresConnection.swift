@@ -59,6 +59,7 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Runs one statement with `$n` parameters.
+    @discardableResult
     public func query(_ sql: String, _ parameters: [any PostgresEncodable] = []) async throws -> PostgresResult {
         try await withSession { try $0.query(sql, parameters) }
     }

@@ -1,6 +1,7 @@
 import FCM
 import Foundation
 import Retry
+import ScoreDomain
 import ScoreStore
 
 /// The FCM side of delivery, pure: the message a push becomes, and what each answer means.
@@ -29,14 +30,8 @@ public enum FCMVerdict {
         }
     }
 
-    /// FCM's name for a stored address (none: an empty token, which FCM refuses as `INVALID_ARGUMENT`).
-    static func target(_ address: FCMAddress?) -> FCMTarget {
-        switch address {
-        case .fid(let fid): .fid(fid)
-        case .token(let token): .token(token)
-        case nil: .token("")
-        }
-    }
+    /// The stored address a message goes to (none: an empty token, which FCM refuses as `INVALID_ARGUMENT`).
+    static func target(_ address: FCMAddress?) -> FCMAddress { address ?? .token("") }
 
     /// What is recorded as the answer's reason: FCM's error code, or why no answer came.
     public static func reason(_ result: FCMResult) -> String? {

@@ -2,6 +2,7 @@ import ArgumentParser
 import FCM
 import Foundation
 import Logging
+import ScoreDomain
 import ScoreStore
 
 /// Firebase Cloud Messaging settings: flags, falling back to the `SCOREFEED_FCM_*` environment variables.

@@ -18,43 +18,7 @@ public enum PushRoute: String, Sendable, Codable, CaseIterable {
     case android
 }
 
-/// How FCM addresses the app: a registration token or a Firebase Installation ID.
-public enum FCMAddress: Sendable, Equatable, Hashable {
-    case token(String)
-    case fid(String)
-
-    /// `token` or `fid`, as stored in `activities.fcm_kind`.
-    public var kind: String {
-        switch self {
-        case .token: "token"
-        case .fid: "fid"
-        }
-    }
-
-    public var value: String {
-        switch self {
-        case .token(let value), .fid(let value): value
-        }
-    }
-
-    /// The registration token, when this address is one.
-    public var token: String? { if case .token(let token) = self { token } else { nil } }
-    /// The installation id, when this address is one.
-    public var fid: String? { if case .fid(let fid) = self { fid } else { nil } }
-
-    /// The `fcmToken` and `fid` members of the JSON of a target reached at `address` (null when not).
-    public static func jsonMembers(_ address: FCMAddress?) -> [String: JSONValue] {
-        ["fcmToken": address?.token.map(JSONValue.string) ?? .null, "fid": address?.fid.map(JSONValue.string) ?? .null]
-    }
-
-    init?(kind: String?, value: String?) {
-        switch (kind, value) {
-        case ("token", let value?): self = .token(value)
-        case ("fid", let value?): self = .fid(value)
-        default: return nil
-        }
-    }
-
+extension FCMAddress {
     /// Checks an address: an FCM registration token is 8 to 4096 characters of A-Z, a-z, 0-9, `_`,
     /// `-`, `:` and `.`; a Firebase Installation ID is 22 characters of A-Z, a-z, 0-9, `_` and `-`.
     /// - Throws: ``ActivityError`` naming `fcmToken` or `fid`.

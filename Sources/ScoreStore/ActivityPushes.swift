@@ -1,6 +1,7 @@
 import Foundation
 import LiveActivity
 import PostgresClient
+import ScoreDomain
 
 /// A push planned for one activity, with the event that caused it.
 public struct PlannedPush: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import FCM
+import ScoreDomain
 import Testing
 
 @Suite("Message bodies")
@@ -7,7 +8,7 @@ struct MessageTests {
         #"{"aps": {"timestamp":1700000000,"event":"update","content-state":{"inning":"Top 4th ⚾︎","home":2},"# + "\n"
         + #"  "stale-date":1700000900}}"#
 
-    static let liveActivityCases: [(FCMTarget, String, Int, Int, String)] = [
+    static let liveActivityCases: [(FCMAddress, String, Int, Int, String)] = [
         (
             .token("fcm-token-1"), "la-token-1", 5, 1_700_000_900,
             #"{"message":{"token":"fcm-token-1","apns":{"headers":{"apns-expiration":"1700000900","apns-priority":"5"},"#
@@ -39,7 +40,7 @@ struct MessageTests {
 
     @Test(arguments: [
         (
-            FCMTarget.token("fcm-token-1"), 60,
+            FCMAddress.token("fcm-token-1"), 60,
             #"{"message":{"token":"fcm-token-1","android":{"priority":"high","ttl":"60s"},"data":"# + data + "}}"
         ),
         (
@@ -55,7 +56,7 @@ struct MessageTests {
             #"{"message":{"token":"t","android":{"priority":"high","ttl":"2419200s"},"data":"# + data + "}}"
         ),
     ])
-    func androidData(_ target: FCMTarget, _ ttl: Int, _ expected: String) {
+    func androidData(_ target: FCMAddress, _ ttl: Int, _ expected: String) {
         let body = FCMMessage.data(target: target, dataJSON: Self.data, ttlSeconds: ttl)
         #expect(body == expected)
         #expect(!body.contains("collapse_key"))

@@ -102,8 +102,8 @@ struct FailoverTests {
             #expect(output.status == 0, "\(output.stderr.suffix(2000))")
             try await standby.stop()
         } catch {
-            try? await primary.stop(immediately: true)
-            try? await standby.stop(immediately: true)
+            _ = try? await primary.stop(immediately: true)
+            _ = try? await standby.stop(immediately: true)
             throw error
         }
     }
