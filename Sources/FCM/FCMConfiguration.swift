@@ -35,6 +35,13 @@ public struct FCMConfiguration: Sendable, CustomStringConvertible {
         else {
             throw FCMConfigurationError(field: "baseURL", reason: "must be an https URL with a host")
         }
+        let path = url.path.lowercased()
+        guard !path.hasSuffix("/v1"), !path.contains("/projects/"), !path.hasSuffix(":send") else {
+            throw FCMConfigurationError(
+                field: "baseURL",
+                reason: "must be the server only, like https://fcm.googleapis.com: "
+                    + "/v1/projects/<project_id>/messages:send is added to it")
+        }
         if let additionalCAFile {
             additionalCACertificates = try Self.loadCertificates(path: additionalCAFile, field: "additionalCAFile")
         } else {
@@ -71,11 +78,18 @@ public struct FCMConfiguration: Sendable, CustomStringConvertible {
         }
         guard let credentials = value(Variable.credentials) else { return nil }
         let account: ServiceAccount
-        do {
-            account =
-                credentials.contains("{")
-                ? try ServiceAccount(json: Data(Self.inlineJSON(credentials).utf8))
-                : try ServiceAccount(contentsOfFile: credentials)
+        do throws(FCMConfigurationError) {
+            if credentials.contains("{") {
+                account = try ServiceAccount(json: Data(Self.inlineJSON(credentials).utf8))
+            } else if Self.mayBePath(credentials) || FileManager.default.isReadableFile(atPath: credentials) {
+                account = try ServiceAccount(contentsOfFile: credentials)
+            } else {
+                throw FCMConfigurationError(
+                    field: "service_account",
+                    reason: "is neither the key file's JSON nor the path of a readable file (a value of "
+                        + "\(credentials.utf8.count) characters, not shown: it may hold the key; give the JSON "
+                        + "itself or the file's path)")
+            }
         } catch {
             throw FCMConfigurationError(field: Variable.credentials, reason: "\(error.field): \(error.reason)")
         }
@@ -93,6 +107,12 @@ public struct FCMConfiguration: Sendable, CustomStringConvertible {
             let field = error.field == "baseURL" ? Variable.url : Variable.caFile
             throw FCMConfigurationError(field: field, reason: error.reason)
         }
+    }
+
+    /// Whether a credentials value that is not JSON may be shown as a path in an error: short, one line,
+    /// and no PEM. A longer value (the key's base64, or its PEM alone) is never printed.
+    static func mayBePath(_ value: String) -> Bool {
+        value.utf8.count <= 255 && !value.contains(where: \.isNewline) && !value.contains("PRIVATE KEY")
     }
 
     /// The key itself given as the setting: its JSON, without a byte-order mark or the quotes an env

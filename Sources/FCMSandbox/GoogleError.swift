@@ -10,6 +10,8 @@ struct SandboxAnswer: Sendable, Hashable {
     var errorCode: String?
     /// A `messages:send` that was delivered (not a dry run, not refused).
     var isAccepted = false
+    /// The body's media type.
+    var contentType = "application/json; charset=UTF-8"
 }
 
 /// A field a `messages:send` body gets wrong, as Google's `BadRequest.fieldViolations` entry.
@@ -114,6 +116,17 @@ enum GoogleError {
         return SandboxAnswer(
             status: status, body: JSONValue.object(["error": .object(error)]).serialized(),
             errorCode: statusName(status))
+    }
+
+    /// A path the server does not have: Google's front end answers such a request with an HTML 404 page,
+    /// not the API's JSON error (so a client set to a wrong server path gets no FCM error to act on).
+    static func pageNotFound(path: String) -> SandboxAnswer {
+        let shown = path.prefix(200).map { "<>&\"".contains($0) ? "?" : String($0) }.joined()
+        return SandboxAnswer(
+            status: 404,
+            body: "<!DOCTYPE html>\n<html lang=en><title>Error 404 (Not Found)</title>"
+                + "<p><b>404.</b> The requested URL <code>\(shown)</code> was not found on this server.</p></html>\n",
+            contentType: "text/html; charset=UTF-8")
     }
 
     /// `401 UNAUTHENTICATED` for a missing, unknown or expired bearer token.

@@ -94,9 +94,7 @@ final class RequestHandler: ChannelInboundHandler {
                 projectId: projectId, authorization: head.authorization, contentType: head.contentType, body: body)
             send(request, arrival: state.arrive(), now: now, context: context)
         case .notFound:
-            write(
-                GoogleError.api(status: 404, message: "Method not found: \(head.method) \(head.path.prefix(200))"),
-                context: context)
+            write(GoogleError.pageNotFound(path: head.path), context: context)
         }
     }
 
@@ -163,7 +161,7 @@ final class RequestHandler: ChannelInboundHandler {
         var headers = HPACKHeaders()
         headers.reserveCapacity(4 + answer.headers.count)
         headers.add(name: ":status", value: String(answer.status))
-        headers.add(name: "content-type", value: "application/json; charset=UTF-8")
+        headers.add(name: "content-type", value: answer.contentType)
         headers.add(name: "content-length", value: String(answer.body.utf8.count))
         for (name, value) in answer.headers.sorted(by: { $0.key < $1.key }) {
             headers.add(name: name, value: value)

@@ -246,7 +246,7 @@ struct EndToEndTests {
         }
     }
 
-    @Test("another project is 403 and an unknown path 404")
+    @Test("another project is 403 and an unknown path Google's front end's HTML 404, not an API error")
     func paths() async throws {
         try await SandboxClient.with { client in
             let token = try await client.accessToken()
@@ -254,6 +254,8 @@ struct EndToEndTests {
             #expect(other.status == 403)
             let unknown = try await client.execute(path: "/fcm/send", contentType: "application/json", body: "{}")
             #expect(unknown.status == 404)
+            #expect(unknown.headers.first(name: "content-type") == "text/html; charset=UTF-8")
+            #expect(String(buffer: unknown.body).contains("The requested URL <code>/fcm/send</code> was not found"))
             #expect(client.sandbox.messages().map(\.errorCode) == ["PERMISSION_DENIED"])
         }
     }

@@ -27,6 +27,20 @@ struct ConfigurationTests {
         }
     }
 
+    @Test(arguments: [
+        "https://fcm.googleapis.com/v1", "https://fcm.googleapis.com/v1/",
+        "https://fcm.googleapis.com/v1/projects/example-project/messages:send", "https://example.com/fcm/v1",
+    ])
+    func rejectsURLWithTheSendPath(_ text: String) {
+        let expected = FCMConfigurationError(
+            field: "baseURL",
+            reason: "must be the server only, like https://fcm.googleapis.com: "
+                + "/v1/projects/<project_id>/messages:send is added to it")
+        #expect(throws: expected) {
+            try FCMConfiguration(serviceAccount: Fixture.account, baseURL: URL(string: text)!)
+        }
+    }
+
     @Test func rejectsUnreadableCA() {
         let expected = FCMConfigurationError(
             field: "additionalCAFile", reason: "cannot read a PEM CA certificate from /nonexistent/ca.pem")
@@ -88,6 +102,25 @@ struct ConfigurationTests {
             } catch {
                 #expect(error.field == "SCOREFEED_FCM_CREDENTIALS")
                 #expect(!"\(error)".contains("PRIVATE KEY") && !"\(error)".contains(Fixture.account.clientEmail))
+            }
+        }
+    }
+
+    @Test("a value that is neither JSON nor a short path (the key's base64, its PEM alone) is never printed")
+    func keyLikeValueIsNeverPrinted() throws {
+        let json = Fixture.json()
+        let pem = try #require(Fixture.fields["private_key"] as? String)
+        for value in [json.base64EncodedString(), pem, String(repeating: "a", count: 256)] {
+            do {
+                _ = try FCMConfiguration.fromEnvironment(["SCOREFEED_FCM_CREDENTIALS": value])
+                Issue.record("expected an error")
+            } catch {
+                #expect(error.field == "SCOREFEED_FCM_CREDENTIALS")
+                #expect(
+                    error.reason
+                        == "service_account: is neither the key file's JSON nor the path of a readable file (a value "
+                        + "of \(value.trimmingCharacters(in: .whitespacesAndNewlines).utf8.count) characters, not "
+                        + "shown: it may hold the key; give the JSON itself or the file's path)")
             }
         }
     }

@@ -24,12 +24,13 @@ struct FCMHarness {
         return worker
     }
 
-    static func with<T: Sendable>(_ body: (FCMHarness) async throws -> T) async throws -> T {
+    /// - Parameter path: a path after the server's URL in the client's setting (a wrong one, for a test).
+    static func with<T: Sendable>(path: String = "", _ body: (FCMHarness) async throws -> T) async throws -> T {
         let sandbox = try await FCMSandbox.start(FCMSandbox.Configuration(), logger: quietLogger)
         do {
             let configuration = try FCMConfiguration(
-                serviceAccount: try ServiceAccount(contentsOfFile: sandbox.serviceAccountPath), baseURL: sandbox.url,
-                additionalCAFile: sandbox.caCertificatePath)
+                serviceAccount: try ServiceAccount(contentsOfFile: sandbox.serviceAccountPath),
+                baseURL: URL(string: sandbox.url.absoluteString + path)!, additionalCAFile: sandbox.caCertificatePath)
             let client = FCMClient(configuration: configuration, requestTimeout: .seconds(30), logger: quietLogger)
             let value = try await withStore { connection in
                 try await body(FCMHarness(sandbox: sandbox, connection: connection, client: client))
@@ -191,6 +192,21 @@ struct FCMDeliveryTests {
             let pushes = try await h.connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
             #expect(pushes.allSatisfy { $0.state == "sent" || $0.state == "superseded" })
             #expect(pushes.filter { $0.state == "sent" && $0.event == .end }.count == 2)
+        }
+    }
+
+    @Test("a wrong server path (an HTML 404, no FCM error) pauses FCM delivery: nothing fails, nothing is deactivated")
+    func wrongServerPath() async throws {
+        try await FCMHarness.with(path: "/fcm") { h in
+            _ = try await h.prepare("plain-nine")
+            let total = try await h.worker().run(untilEmpty: true)
+            #expect(total.paused == "FCM answered 404 without an FCM error: check SCOREFEED_FCM_URL")
+            #expect(total.sent == 0 && total.failed == 0 && total.deactivated == 0)
+            let waiting = try await h.connection.query(
+                "SELECT count(*) AS n FROM activity_pushes WHERE state <> 'pending'")[0].int("n")
+            #expect(waiting == 0, "every push still waits for the fixed setting")
+            let followers = try await h.connection.withSession { try Followers.list(in: $0) }
+            #expect(followers.map(\.active) == [true])
         }
     }
 
