@@ -254,7 +254,7 @@ public struct DeliveryWorker: Sendable {
                 metadata: ["activity.id": "\(push.activityId)", "push.reason": "\(why)"])
         case .failed(let why):
             logger.error(
-                "\(transport.name) refused a push for good; this is a bug upstream of delivery",
+                "\(transport.name): a push failed for good, not retried (a refusal is a bug upstream of delivery)",
                 metadata: ["push.id": "\(push.id)", "push.status": "\(status ?? 0)", "push.reason": "\(why)"])
         case .sent, .retry, .release:
             break

@@ -63,7 +63,9 @@ public struct StartWorker: Sendable {
             for record in decided {
                 switch record.outcome {
                 case .sent: sent += 1
-                case .failed: failed += 1
+                case .failed(let why, let deactivate):
+                    failed += 1
+                    log(record.start, failed: why, deactivate: deactivate, status: record.status)
                 case .retry, .release: break
                 }
             }
@@ -87,6 +89,19 @@ public struct StartWorker: Sendable {
             }
         }
         return (sent, failed, nil)
+    }
+
+    /// A start that failed for good: a device retired by the service, or a refusal (a bug, or an answer lost).
+    private func log(_ start: DeviceStart, failed why: String, deactivate: Bool, status: Int?) {
+        let metadata: Logger.Metadata = [
+            "device.id": "\(start.deviceId)", "game.id": "\(start.gameId)", "push.status": "\(status ?? 0)",
+            "push.reason": "\(why)",
+        ]
+        if deactivate {
+            logger.notice("\(transport.name) says the push-to-start device is gone; retired it", metadata: metadata)
+        } else {
+            logger.error("\(transport.name): a push-to-start failed for good; it is not sent again", metadata: metadata)
+        }
     }
 
     private func sendToAPNs(

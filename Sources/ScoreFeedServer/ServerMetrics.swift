@@ -35,8 +35,19 @@ public final class ServerMetrics: Sendable {
     /// its own token to APNs), `fcm` (an activity or an Android follower through FCM), `channel`,
     /// `pushToStart`.
     func push(outcome: String, reason: String?, target: String = "liveActivity") {
-        counter("scorefeed_pushes_total", [("result", outcome), ("reason", reason ?? ""), ("target", target)])
-            .increment()
+        counter(
+            "scorefeed_pushes_total", [("result", outcome), ("reason", Self.reasonLabel(reason)), ("target", target)]
+        )
+        .increment()
+    }
+
+    /// A reason as a label value from a small set: the code before any `:` (APNs' `BadDeviceToken`, FCM's
+    /// `UNREGISTERED`; `transport`, `not sent` and `oauth` for a failure whose text follows), at most 40
+    /// characters. The whole text stays in the push's last answer; a label must not make a series per error.
+    static func reasonLabel(_ reason: String?) -> String {
+        guard let reason else { return "" }
+        let code = reason.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return String(code.trimmingCharacters(in: .whitespaces).prefix(40))
     }
 
     /// Changes an activity's throttle held back to coalesce into a later update.
