@@ -37,18 +37,14 @@ struct ProviderTokenVerifier: Sendable {
         if let iat = verified.withLockedValue({ $0[authorization] }) { return expiry(iat, now: now) }
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return "InvalidProviderToken" }
-        let segments = parts[1].split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count == 3,
-            let headerBytes = Base64URL.decode(segments[0]),
-            let claimsBytes = Base64URL.decode(segments[1]),
-            let signatureBytes = Base64URL.decode(segments[2]),
-            let header = try? JSONDecoder().decode(Header.self, from: Data(headerBytes)),
-            let claims = try? JSONDecoder().decode(Claims.self, from: Data(claimsBytes)),
+        guard let jwt = CompactJWT(parts[1]),
+            let header = CompactJWT.decode(Header.self, from: jwt.header),
+            let claims = CompactJWT.decode(Claims.self, from: jwt.claims),
             header.alg == "ES256", header.kid == keyId, claims.iss == teamId,
+            let signatureBytes = jwt.signature,
             let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes)
         else { return "InvalidProviderToken" }
-        let signingInput = Data("\(segments[0]).\(segments[1])".utf8)
-        guard publicKey.isValidSignature(signature, for: signingInput) else { return "InvalidProviderToken" }
+        guard publicKey.isValidSignature(signature, for: jwt.signingInput) else { return "InvalidProviderToken" }
         verified.withLockedValue { cache in
             if cache.count >= 64 { cache.removeAll() }
             cache[authorization] = claims.iat

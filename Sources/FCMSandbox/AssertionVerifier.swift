@@ -42,17 +42,16 @@ struct AssertionVerifier: Sendable {
     ///   - now: The current time.
     /// - Returns: `nil` when it is valid, else the `error_description` of Google's `invalid_grant` answer.
     func problem(with assertion: String, now: Date) -> String? {
-        let segments = assertion.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count == 3 else { return "Invalid JWT: the assertion is not three base64url parts" }
-        guard let headerBytes = Base64URL.decode(segments[0]),
-            let header = try? JSONDecoder().decode(Header.self, from: Data(headerBytes))
-        else { return "Invalid JWT: the header is not base64url JSON" }
-        guard let claimsBytes = Base64URL.decode(segments[1]),
-            let claims = try? JSONDecoder().decode(Claims.self, from: Data(claimsBytes))
-        else { return "Invalid JWT: the claim set is not base64url JSON" }
-        guard let signatureBytes = Base64URL.decode(segments[2]) else {
-            return "Invalid JWT Signature."
+        guard let jwt = CompactJWT(assertion) else {
+            return "Invalid JWT: the assertion is not three base64url parts"
         }
+        guard let header = CompactJWT.decode(Header.self, from: jwt.header) else {
+            return "Invalid JWT: the header is not base64url JSON"
+        }
+        guard let claims = CompactJWT.decode(Claims.self, from: jwt.claims) else {
+            return "Invalid JWT: the claim set is not base64url JSON"
+        }
+        guard let signatureBytes = jwt.signature else { return "Invalid JWT Signature." }
         guard header.alg == "RS256" else {
             return "Invalid JWT: unsupported algorithm '\(header.alg ?? "")'; expected RS256"
         }
@@ -74,9 +73,8 @@ struct AssertionVerifier: Sendable {
             return "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. "
                 + "Check your iat and exp values in the JWT claim."
         }
-        let signingInput = Data("\(segments[0]).\(segments[1])".utf8)
         let signature = _RSA.Signing.RSASignature(rawRepresentation: signatureBytes)
-        guard publicKey.isValidSignature(signature, for: signingInput, padding: .insecurePKCS1v1_5) else {
+        guard publicKey.isValidSignature(signature, for: jwt.signingInput, padding: .insecurePKCS1v1_5) else {
             return "Invalid JWT Signature."
         }
         return nil
