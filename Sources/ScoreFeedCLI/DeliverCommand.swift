@@ -32,8 +32,9 @@ struct DeliverCommand: AsyncParsableCommand {
     var untilEmpty = false
 
     func run() async throws {
+        let settings = try DeliverySettings(apns: apns, fcm: fcm)
         let connection = try await Runtime.openDatabase()
-        let (total, broadcasts) = try await Self.deliver(connection, apns: apns, fcm: fcm, untilEmpty: untilEmpty)
+        let (total, broadcasts) = try await Self.deliver(connection, settings: settings, untilEmpty: untilEmpty)
         await connection.close()
         Self.report(total, broadcasts)
         if let paused = total.paused ?? broadcasts.paused { throw CLIError("delivery paused: \(paused)") }
@@ -62,20 +63,17 @@ struct DeliverCommand: AsyncParsableCommand {
     /// Runs the delivery workers (also for `replay --deliver`), the tick scheduler beside them: with
     /// APNs settings the push, push-to-start and broadcast workers to APNs; with FCM settings the push
     /// worker (activities registered through FCM, Android followers) and the push-to-start worker to
-    /// FCM, on a connection of their own. At least one of the two must be configured (without either,
-    /// the APNs settings' error is thrown). Returns the pushes of both (a pause of any worker is
-    /// reported) and the broadcasts.
+    /// FCM, on a connection of their own (``DeliverySettings`` says which). Returns the pushes of both (a
+    /// pause of any worker is reported) and the broadcasts.
     static func deliver(
-        _ connection: PostgresConnection, apns: APNsOptions, fcm: FCMOptions, untilEmpty: Bool
+        _ connection: PostgresConnection, settings: DeliverySettings, untilEmpty: Bool
     ) async throws -> (DeliveryRound, BroadcastRound) {
-        let fcmClient = try fcm.client(logger: Runtime.logger)
-        let clients: PushClients? =
-            apns.isConfigured || fcmClient == nil
-            ? try PushClients(
-                try apns.configuration(), connections: try apns.connectionCount(),
-                channelsURL: try apns.channelsURLSetting(), broadcastURL: try apns.broadcastURLSetting(),
-                logger: Runtime.logger)
-            : nil
+        let fcmClient = settings.fcm.map { FCMClient(configuration: $0, logger: Runtime.logger) }
+        let clients = try settings.apns.map {
+            try PushClients(
+                $0.configuration, connections: $0.connections, channelsURL: $0.channelsURL,
+                broadcastURL: $0.broadcastURL, logger: Runtime.logger)
+        }
         let url = try await Runtime.databaseURL()
         var opened: [PostgresConnection] = []
         func cleanUp() async {
@@ -162,5 +160,25 @@ struct DeliverCommand: AsyncParsableCommand {
             await cleanUp()
             throw error
         }
+    }
+}
+
+/// What `deliver` and `replay --deliver` deliver with, read and checked at once (a replay, before it
+/// stores anything): FCM when its credentials are set; APNs when its settings are, or when FCM's are not
+/// (then the APNs error says what is missing).
+struct DeliverySettings {
+    /// The APNs settings, `nil` when only FCM is configured.
+    var apns: (configuration: APNsConfiguration, connections: Int, channelsURL: URL?, broadcastURL: URL?)?
+    /// The FCM settings, `nil` when FCM is not configured.
+    var fcm: FCMConfiguration?
+
+    /// - Throws: ``CLIError`` naming the setting that cannot work.
+    init(apns options: APNsOptions, fcm: FCMOptions) throws {
+        self.fcm = try fcm.configuration()
+        guard options.isConfigured || self.fcm == nil else { return }
+        apns = (
+            try options.configuration(), try options.connectionCount(), try options.channelsURLSetting(),
+            try options.broadcastURLSetting()
+        )
     }
 }

@@ -74,10 +74,8 @@ struct ReplayCommand: AsyncParsableCommand {
 
     func run() async throws {
         let started = ContinuousClock.now
-        if deliver {  // a bad APNs or FCM setting fails before anything is stored (APNs may be left out with FCM)
-            let viaFCM = try fcm.configuration() != nil
-            if apns.isConfigured || !viaFCM { _ = try apns.configuration() }
-        }
+        // A bad APNs or FCM setting fails before anything is stored.
+        let delivery = deliver ? try DeliverySettings(apns: apns, fcm: fcm) : nil
         let sink = try CommandSink(path: out)
         let connection = try await Runtime.openDatabase()
         // Instant replays run the push throttles on the events' own clock (the same pushes every
@@ -108,9 +106,9 @@ struct ReplayCommand: AsyncParsableCommand {
                     + "planned then and are not printed again (duplicates an earlier run stored but did not project "
                     + "are projected now and printed)")
         }
-        if deliver {
+        if let delivery {
             let (total, broadcasts) = try await DeliverCommand.deliver(
-                connection, apns: apns, fcm: fcm, untilEmpty: true)
+                connection, settings: delivery, untilEmpty: true)
             DeliverCommand.report(total, broadcasts)
             if let paused = total.paused ?? broadcasts.paused {
                 throw CLIError("delivery paused: \(paused)")

@@ -123,7 +123,10 @@ struct CLITests {
     @Test("a copied binary migrates a database from any folder; the embedded cluster's place does not depend on it")
     func runsAnywhere() async throws {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-\(UUID().uuidString)").path
-        try FileManager.default.copyItem(atPath: try CLI.executable.path, toPath: copy)
+        // Copied by another process: a child that another test forks while this process wrote the copy
+        // would inherit the open file, and running the copy would then fail with "Text file busy" (126).
+        let copied = try await ChildProcess.run(["/bin/cp", try CLI.executable.path, copy])
+        try #require(copied.status == 0, "\(copied.stderr)")
         defer { try? FileManager.default.removeItem(atPath: copy) }
         try await TestDatabase.withSchema { url in
             let cli = CLI(databaseURL: url)
