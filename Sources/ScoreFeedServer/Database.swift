@@ -7,12 +7,6 @@ import Synchronization
 /// The server's database: opened and migrated by ``DatabaseService`` when the service group
 /// starts, closed when it ends. Everything else asks for it and waits until it is ready.
 public actor Database {
-    private enum State {
-        case starting([CheckedContinuation<Ready, any Error>])
-        case ready(Ready)
-        case failed(any Error)
-    }
-
     struct Ready: Sendable {
         /// The primary: every write, and reads that must see the newest commit.
         let pool: ConnectionPool
@@ -23,6 +17,13 @@ public actor Database {
         var hasReplica: Bool { reads !== pool }
     }
 
+    /// Whether the database is open (or why it cannot be), and who waits for it to be.
+    private struct Gate {
+        var outcome: Result<Ready, any Error>?
+        var waiters: [UInt64: CheckedContinuation<Ready, any Error>] = [:]
+        var nextWaiter: UInt64 = 0
+    }
+
     /// The write path, on a connection of its own (appends are serialised by the log anyway).
     private var currentIngestor: Ingestor?
 
@@ -30,7 +31,7 @@ public actor Database {
     /// A streaming replica for reads (`nil`: the primary serves them).
     public let readURL: String?
     let connections: Int
-    private var state = State.starting([])
+    private let gate = Mutex(Gate())
 
     public init(url: String, readURL: String? = nil, connections: Int) {
         self.url = url
@@ -38,21 +39,33 @@ public actor Database {
         self.connections = connections
     }
 
-    /// Waits until the database is open and migrated.
-    func ready() async throws -> Ready {
-        switch state {
-        case .ready(let ready): return ready
-        case .failed(let error): throw error
-        case .starting(let waiting):
-            return try await withCheckedThrowingContinuation { continuation in
-                state = .starting(waiting + [continuation])
+    /// Waits until the database is open and migrated; a cancelled caller stops waiting (CancellationError),
+    /// so a service group can always shut down, even while the database is still being opened.
+    nonisolated func ready() async throws -> Ready {
+        if let outcome = gate.withLock({ $0.outcome }) { return try outcome.get() }
+        let id = gate.withLock { gate in
+            gate.nextWaiter += 1
+            return gate.nextWaiter
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let now: Result<Ready, any Error>? = gate.withLock { gate in
+                    if let outcome = gate.outcome { return outcome }
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    gate.waiters[id] = continuation
+                    return nil
+                }
+                if let now { continuation.resume(with: now) }
             }
+        } onCancel: {
+            gate.withLock { $0.waiters.removeValue(forKey: id) }?.resume(throwing: CancellationError())
         }
     }
 
-    var isReady: Bool {
-        if case .ready = state { return true }
-        return false
+    nonisolated var isReady: Bool {
+        gate.withLock { gate in
+            if case .success = gate.outcome { true } else { false }
+        }
     }
 
     func open(logger: Logger) async throws {
@@ -69,11 +82,13 @@ public actor Database {
         }
     }
 
+    /// Settles the outcome (once) and hands it to every waiter.
     private func resolve(_ result: Result<Ready, any Error>) {
-        guard case .starting(let waiting) = state else { return }
-        switch result {
-        case .success(let ready): state = .ready(ready)
-        case .failure(let error): state = .failed(error)
+        let waiting = gate.withLock { gate -> [CheckedContinuation<Ready, any Error>] in
+            guard gate.outcome == nil else { return [] }
+            gate.outcome = result
+            defer { gate.waiters = [:] }
+            return Array(gate.waiters.values)
         }
         for continuation in waiting { continuation.resume(with: result) }
     }
@@ -95,12 +110,15 @@ public actor Database {
     }
 
     func close() async {
-        guard case .ready(let ready) = state else { return }
+        let closing = PostgresError(kind: .connection, message: "the server is shutting down")
+        let opened = gate.withLock { try? $0.outcome?.get() }
+        resolve(.failure(closing))  // anyone still waiting for the open gets the error
+        gate.withLock { $0.outcome = .failure(closing) }
+        guard let ready = opened else { return }
         await ready.pool.close()
         if ready.hasReplica { await ready.reads.close() }
         await currentIngestor?.connection.close()
         currentIngestor = nil
-        state = .failed(PostgresError(kind: .connection, message: "the server is shutting down"))
     }
 }
 

@@ -30,7 +30,7 @@ struct OperationRoutes {
     }
 
     func ready(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        guard await database.isReady else {
+        guard database.isReady else {
             throw APIError(.serviceUnavailable, "not-ready", "database unavailable")
         }
         do {
