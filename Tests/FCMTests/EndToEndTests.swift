@@ -155,9 +155,7 @@ struct EndToEndTests {
 
     @Test func tokenRenewedBeforeExpiry() async throws {
         // A 60-second token is reused for 30 seconds (half its lifetime), then renewed before FCM refuses it.
-        let clock = TestClock()
-        let configuration = FCMSandbox.Configuration(accessTokenLifetime: .seconds(60))
-        try await Self.withSandbox(configuration, clock: clock) { sandbox, client in
+        try await Self.withMinuteTokens { sandbox, client, clock in
             #expect(await client.send([Self.liveActivity(0)]).map(\.status) == [200])
             clock.advance(by: 20)
             #expect(await client.send([Self.liveActivity(1)]).map(\.status) == [200])
@@ -171,6 +169,14 @@ struct EndToEndTests {
         }
     }
 
+    /// A sandbox issuing 60-second access tokens, and a client on a test clock that starts at their issue.
+    static func withMinuteTokens(_ body: (FCMSandbox, FCMClient, TestClock) async throws -> Void) async throws {
+        let clock = TestClock()
+        try await withSandbox(FCMSandbox.Configuration(accessTokenLifetime: .seconds(60)), clock: clock) {
+            try await body($0, $1, clock)
+        }
+    }
+
     /// Waits (at most 10 s) for a background token renewal to end.
     static func settle(_ client: FCMClient) async throws {
         for _ in 0..<1000 where client.accessTokenExchangeInFlight { try await Task.sleep(for: .milliseconds(10)) }
@@ -181,9 +187,7 @@ struct EndToEndTests {
         // A 60-second token is renewed in the background after 30 s while it goes on serving; that
         // renewal is refused, and the token serves until 6 s (a tenth of its life) before it expires,
         // the renewal tried again 30 s later or at that point. Past that, a refused renewal fails the send.
-        let clock = TestClock()
-        let configuration = FCMSandbox.Configuration(accessTokenLifetime: .seconds(60))
-        try await Self.withSandbox(configuration, clock: clock) { sandbox, client in
+        try await Self.withMinuteTokens { sandbox, client, clock in
             #expect(await client.send([Self.liveActivity(0)]).map(\.status) == [200])
             clock.advance(by: 35)
             sandbox.inject(.refuseToken, count: 1)
@@ -205,9 +209,7 @@ struct EndToEndTests {
     @Test func refusedTokenIsNotServedWhileItIsRenewed() async throws {
         // The token is being renewed in the background when FCM refuses it (revoked): the resend waits
         // for the renewal and uses the new token, never the refused one.
-        let clock = TestClock()
-        let configuration = FCMSandbox.Configuration(accessTokenLifetime: .seconds(60))
-        try await Self.withSandbox(configuration, clock: clock) { sandbox, client in
+        try await Self.withMinuteTokens { sandbox, client, clock in
             #expect(await client.send([Self.liveActivity(0)]).map(\.status) == [200])
             clock.advance(by: 35)
             sandbox.expireAccessTokens()
