@@ -8,10 +8,14 @@ struct FeedFields {
     let members: [String: JSONValue]
     /// Prefix of field paths, e.g. `"home."`; empty at the top level.
     let prefix: String
+    /// Whether timestamps must be in ``InputRules/instants``: for input, not for the log's own events
+    /// (stored before the rule, they must stay readable).
+    let limitsDates: Bool
 
-    init(_ members: [String: JSONValue], prefix: String = "") {
+    init(_ members: [String: JSONValue], prefix: String = "", limitsDates: Bool = true) {
         self.members = members
         self.prefix = prefix
+        self.limitsDates = limitsDates
     }
 
     private func path(_ key: String) -> String { prefix + key }
@@ -30,6 +34,7 @@ struct FeedFields {
         var count = 0
         for scalar in text.unicodeScalars {
             count += 1
+            guard scalar != "\u{0}" else { throw .invalid(path(key), InputRules.nulRule) }
             guard count <= length.upperBound, allowed(scalar) else { throw .invalid(path(key), rule) }
         }
         guard count >= length.lowerBound else { throw .invalid(path(key), rule) }
@@ -56,15 +61,18 @@ struct FeedFields {
         return flag
     }
 
-    /// An RFC 3339 timestamp string.
+    /// An RFC 3339 timestamp string naming an instant of ``InputRules/instants``.
     func timestamp(_ key: String) throws(FeedError) -> Date {
         let rule = "must be an RFC 3339 timestamp like 2026-04-01T19:05:00Z"
         guard case .string(let text) = try required(key) else { throw .invalid(path(key), rule) }
+        let date: Date
         do {
-            return try RFC3339.parse(text)
+            date = try RFC3339.parse(text)
         } catch {
             throw .invalid(path(key), "\(rule) (\(error.reason))")
         }
+        guard !limitsDates || InputRules.instants.contains(date) else { throw .invalid(path(key), InputRules.dateRule) }
+        return date
     }
 
     /// One of `allowed`, given by its raw string value.
@@ -81,7 +89,7 @@ struct FeedFields {
     /// A nested object, read with dotted paths below `key`.
     func object(_ key: String, rule: String) throws(FeedError) -> FeedFields {
         guard case .object(let nested) = try required(key) else { throw .invalid(path(key), rule) }
-        return FeedFields(nested, prefix: path(key) + ".")
+        return FeedFields(nested, prefix: path(key) + ".", limitsDates: limitsDates)
     }
 
     /// A team object `{code, name, logo}`.

@@ -61,6 +61,13 @@ public struct FeedMessage: Sendable, Equatable {
     public func canonicalJSON() -> String {
         jsonValue.serialized()
     }
+
+    /// Whether `other` is the same message: equal canonical forms (game, time, event and every
+    /// field, defaults written out, timestamps to the millisecond). A message id stands for one
+    /// message: the same id with the same content is a duplicate, with other content a conflict.
+    public func hasSameContent(as other: FeedMessage) -> Bool {
+        self == other || canonicalJSON() == other.canonicalJSON()
+    }
 }
 
 extension Team {

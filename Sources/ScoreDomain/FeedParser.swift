@@ -31,6 +31,14 @@ public enum FeedParser {
         return try message(from: json, line: line)
     }
 
+    /// Parses a message the event log stored: as `parse(_:line:)`, without the
+    /// limits on input dates (``InputRules/instants``), so an event stored before them stays readable.
+    /// - Throws: ``FeedError`` naming the first bad field.
+    public static func parse(stored text: String) throws(FeedError) -> FeedMessage {
+        var copy = text
+        return try message(from: copy.withUTF8 { parseJSON($0) }, line: nil, limitsDates: false)
+    }
+
     /// Validates an already parsed JSON value as a message.
     /// - Throws: ``FeedError`` naming the first bad field.
     public static func parse(jsonValue: JSONValue, line: Int? = nil) throws(FeedError) -> FeedMessage {
@@ -80,12 +88,14 @@ public enum FeedParser {
         }
     }
 
-    private static func message(from json: Result<JSONValue, FeedError>, line: Int?) throws(FeedError) -> FeedMessage {
+    private static func message(from json: Result<JSONValue, FeedError>, line: Int?, limitsDates: Bool = true)
+        throws(FeedError) -> FeedMessage
+    {
         var messageId: String?
         do throws(FeedError) {
             let value = try json.get()
             guard case .object(let members) = value else { throw FeedError.notAnObject(found: kind(of: value)) }
-            let fields = FeedFields(members)
+            let fields = FeedFields(members, limitsDates: limitsDates)
             let id = try fields.string("id", length: 1...200, rule: "must be a string of 1 to 200 characters")
             messageId = id
             let gameId = try fields.string(

@@ -73,6 +73,7 @@ struct IngestRoute {
             await database.ingestorLost(ingestor)
             throw error
         } catch let rejection as IngestRejection {
+            if case .idConflict(let conflict) = rejection.error { throw Self.refusal(conflict, index: rejection.index) }
             throw APIError(
                 .conflict, "rejected",
                 "message \(rejection.index) (\"\(rejection.messageId)\") is refused: \(rejection.error); nothing was stored",
@@ -87,6 +88,8 @@ struct IngestRoute {
                 var busy = APIError(.serviceUnavailable, error.code, "\(error); nothing was stored, retry the request")
                 busy.headers[.retryAfter] = "1"
                 throw busy
+            case .idConflict(let conflict):
+                throw Self.refusal(conflict, index: nil)
             case .migrations, .corruptEvent, .corruptState:
                 throw error  // the server's fault: 500, logged
             }
@@ -98,6 +101,25 @@ struct IngestRoute {
                 "accepted": .int(outcomes.count - duplicates), "duplicates": .int(duplicates),
                 "received": .int(messages.count),
             ]), status: .accepted)
+    }
+
+    /// The 409 for a message id that already stands for another message: names the id and the game
+    /// of the message it stands for (`details.gameId`, with `details.position` when it is stored).
+    static func refusal(_ conflict: IdConflict, index: Int?) -> APIError {
+        var details: [String: JSONValue] = [
+            "messageId": .string(conflict.messageId), "gameId": .string(conflict.gameId),
+            "position": conflict.position.map(JSONValue.int) ?? .null,
+        ]
+        if let index { details["index"] = .int(index) }
+        let which = index.map { "message \($0) (\"\(conflict.messageId)\")" } ?? "message \"\(conflict.messageId)\""
+        let other =
+            conflict.position.map { "the message stored at position \($0)" }
+            ?? "another message of this request (or of one written at the same moment)"
+        return APIError(
+            .conflict, IdConflict.code,
+            "\(which) reuses the id of \(other), for game \"\(conflict.gameId)\", with other content; "
+                + "an id stands for one message: send new content with a new id. Nothing was stored",
+            details: .object(details))
     }
 
     /// At most this many problems are listed in a 400; the rest are counted in `moreDetails`.

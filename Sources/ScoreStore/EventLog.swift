@@ -57,13 +57,14 @@ public enum EventLog {
     /// Appends a batch of messages, of one game or many, in one statement: all or nothing.
     ///
     /// Must run in a transaction that holds ``lockForAppend(_:)``. Messages whose id is already in
-    /// the log, or earlier in the batch, are duplicates and take no version. The others get the next
-    /// versions of their streams, in batch order.
+    /// the log, or earlier in the batch, with the same content are duplicates and take no version.
+    /// The others get the next versions of their streams, in batch order.
     /// - Parameter expectedVersions: the version each game's stream must be at before the batch;
     ///   a game without an entry is appended at its current end.
     /// - Returns: one outcome per message, in order.
     /// - Throws: ``StoreError/versionConflict(gameId:expected:actual:)`` when a stream is not at its
-    ///   expected version (then nothing of the batch is appended).
+    ///   expected version, ``StoreError/idConflict(_:)`` when an id stands for another message
+    ///   (then nothing of the batch is appended).
     public static func append(
         _ messages: [FeedMessage], expectedVersions: [String: Int] = [:], in session: PostgresSession
     ) throws -> [AppendOutcome] {
@@ -77,12 +78,18 @@ public enum EventLog {
         return try append(messages, at: heads, in: session)
     }
 
-    /// What the log holds for a batch before it is appended: the messages already stored (id →
-    /// position) and each game's stream version. Read under ``lockForAppend(_:)`` it is the committed
-    /// truth until the transaction ends.
+    /// A message already in the log, and where.
+    public struct StoredMessage: Sendable, Equatable {
+        public var position: Int
+        public var message: FeedMessage
+    }
+
+    /// What the log holds for a batch before it is appended: the messages already stored under the
+    /// batch's ids and each game's stream version. Read under ``lockForAppend(_:)`` it is the
+    /// committed truth until the transaction ends.
     public struct Heads: Sendable, Equatable {
-        /// Message id → position, for the batch's ids already in the log.
-        public var stored: [String: Int]
+        /// Message id → the stored message, for the batch's ids already in the log.
+        public var stored: [String: StoredMessage]
         /// Game → the version its stream is at (every game of the batch; 0 for an empty stream).
         public var versions: [String: Int]
 
@@ -94,15 +101,19 @@ public enum EventLog {
         let games = Array(Set(messages.map(\.gameId)))
         let result = try session.query(
             """
-            SELECT 'm' AS kind, message_id AS key, position AS value FROM events WHERE message_id = ANY($1::text[])
+            SELECT 'm' AS kind, message_id AS key, position AS value, data::text AS data
+            FROM events WHERE message_id = ANY($1::text[])
             UNION ALL
-            SELECT 's', g, (SELECT stream_version FROM events WHERE stream_id = g ORDER BY stream_version DESC LIMIT 1)
+            SELECT 's', g, (SELECT stream_version FROM events WHERE stream_id = g ORDER BY stream_version DESC LIMIT 1),
+                NULL
             FROM unnest($2::text[]) AS g
             """, [messages.map(\.id), games])
         var heads = Heads(stored: [:], versions: Dictionary(uniqueKeysWithValues: games.map { ($0, 0) }))
         for row in result.rows {
             if try row.string("kind") == "m" {
-                heads.stored[try row.string("key")] = try row.int("value")
+                let position = try row.int("value")
+                heads.stored[try row.string("key")] = StoredMessage(
+                    position: position, message: try message(try row.string("data"), at: position))
             } else if let version = try row.optionalInt("value") {
                 heads.versions[try row.string("key")] = version
             }
@@ -111,17 +122,30 @@ public enum EventLog {
     }
 
     /// Appends a batch whose ``Heads`` were read in this transaction, under ``lockForAppend(_:)``.
-    /// Messages whose id is already stored, or earlier in the batch, are duplicates and take no
-    /// version; the others get the next versions of their streams, in batch order.
+    /// Messages whose id is already stored, or earlier in the batch, with the same content are
+    /// duplicates and take no version; the others get the next versions of their streams, in batch order.
+    /// - Throws: ``StoreError/idConflict(_:)`` when an id stands for another message (nothing appended).
     public static func append(_ messages: [FeedMessage], at heads: Heads, in session: PostgresSession) throws
         -> [AppendOutcome]
     {
-        var known = heads.stored
+        var known = heads.stored.mapValues(\.position)
         var versions = heads.versions
         var fresh: [(index: Int, version: Int)] = []
-        var seen = Set<String>()
-        for (index, message) in messages.enumerated() where known[message.id] == nil && !seen.contains(message.id) {
-            seen.insert(message.id)
+        var seen: [String: FeedMessage] = [:]
+        for (index, message) in messages.enumerated() {
+            if let stored = heads.stored[message.id] {
+                if let conflict = IdConflict.between(message, stored.message, position: stored.position) {
+                    throw StoreError.idConflict(conflict)
+                }
+                continue
+            }
+            if let earlier = seen[message.id] {
+                if let conflict = IdConflict.between(message, earlier, position: nil) {
+                    throw StoreError.idConflict(conflict)
+                }
+                continue
+            }
+            seen[message.id] = message
             let version = versions[message.gameId, default: 0] + 1
             versions[message.gameId] = version
             fresh.append((index, version))
@@ -224,14 +248,17 @@ public enum EventLog {
 
     private static func decode(_ row: PostgresRow) throws -> RecordedEvent {
         let position = try row.int("position")
-        let message: FeedMessage
+        return RecordedEvent(
+            position: position, version: try row.int("stream_version"),
+            message: try message(try row.string("data"), at: position), recordedAt: try row.date("recorded_at"))
+    }
+
+    /// The message of a stored event's `data`.
+    private static func message(_ data: String, at position: Int) throws -> FeedMessage {
         do {
-            message = try FeedParser.parse(try row.string("data"))
+            return try FeedParser.parse(stored: data)
         } catch {
             throw StoreError.corruptEvent(position: position, reason: "\(error)")
         }
-        return RecordedEvent(
-            position: position, version: try row.int("stream_version"), message: message,
-            recordedAt: try row.date("recorded_at"))
     }
 }

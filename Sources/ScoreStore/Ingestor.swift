@@ -2,15 +2,39 @@ import Logging
 import PostgresClient
 import ScoreDomain
 
-/// Messages the fold refused part-way through a batch: the messages before `index` were handled
-/// (their outcomes are in `outcomes`), nothing of the refused one or after it was stored.
+/// Why the ingest refused a message.
+public enum IngestRefusal: Sendable, Equatable, CustomStringConvertible {
+    /// The fold refuses it: the game's rules.
+    case fold(FoldError)
+    /// Its id already stands for another message.
+    case idConflict(IdConflict)
+
+    /// The stable code: the fold's, or `id-conflict`.
+    public var code: String {
+        switch self {
+        case .fold(let error): error.code
+        case .idConflict: IdConflict.code
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .fold(let error): error.description
+        case .idConflict(let conflict): conflict.description
+        }
+    }
+}
+
+/// A message refused part-way through a batch: the messages before `index` were handled (their
+/// outcomes are in `outcomes`), nothing of the refused one or after it was stored. A batch that
+/// holds one id twice with different content is refused whole: `outcomes` is empty.
 public struct IngestRejection: Error, Sendable, CustomStringConvertible {
     /// Outcomes of the messages before the refused one.
     public var outcomes: [AppendOutcome]
     /// Index of the refused message in the batch.
     public var index: Int
     public var messageId: String
-    public var error: FoldError
+    public var error: IngestRefusal
 
     public var code: String { error.code }
     public var description: String { "message \"\(messageId)\" rejected: \(error)" }
@@ -165,26 +189,42 @@ struct GroupJudgement {
 
     /// Each game's state after the calls judged so far.
     private(set) var states: [String: ScoreState?]
-    /// Ids stored before the group.
-    let stored: [String: Int]
+    /// Messages stored before the group, by id.
+    let stored: [String: EventLog.StoredMessage]
     /// The messages to append, of every call, in order.
     private(set) var accepted: [FeedMessage] = []
-    private var seen = Set<String>()
+    /// The messages accepted so far in the group, by id.
+    private var seen: [String: FeedMessage] = [:]
 
-    init(states: [String: ScoreState?], stored: [String: Int]) {
+    init(states: [String: ScoreState?], stored: [String: EventLog.StoredMessage]) {
         self.states = states
         self.stored = stored
     }
 
-    /// Judges one call's messages: duplicates are never folded; a refusal keeps the messages before
-    /// it (`partial`) or none of the call.
+    /// Judges one call's messages: duplicates (an id already stored or accepted, with the same
+    /// content) are never folded; an id reused with other content is refused like a message the
+    /// fold refuses. A refusal keeps the messages before it (`partial`) or none of the call; a call
+    /// that holds one id twice with different content is refused whole.
     mutating func judge(_ messages: [FeedMessage], partial: Bool) -> Verdict {
+        if let (index, _, conflict) = IdConflict.first(in: messages) {
+            let refusal = IngestRefusal.idConflict(conflict)
+            return Verdict(
+                accepted: 0,
+                rejection: IngestRejection(outcomes: [], index: index, messageId: conflict.messageId, error: refusal))
+        }
         var states = self.states
         var seen = self.seen
         var kept: [FeedMessage] = []
         var rejection: IngestRejection?
         scan: for (index, message) in messages.enumerated() {
-            if stored[message.id] != nil || seen.contains(message.id) {
+            let earlier =
+                stored[message.id].map { ($0.message, Optional($0.position)) } ?? seen[message.id].map { ($0, nil) }
+            if let (earlier, position) = earlier {
+                if let conflict = IdConflict.between(message, earlier, position: position) {
+                    rejection = IngestRejection(
+                        outcomes: [], index: index, messageId: message.id, error: .idConflict(conflict))
+                    break scan
+                }
                 kept.append(message)
                 continue
             }
@@ -193,10 +233,10 @@ struct GroupJudgement {
             }) {
             case .success(let next):
                 states[message.gameId] = next
-                seen.insert(message.id)
+                seen[message.id] = message
                 kept.append(message)
             case .failure(let error):
-                rejection = IngestRejection(outcomes: [], index: index, messageId: message.id, error: error)
+                rejection = IngestRejection(outcomes: [], index: index, messageId: message.id, error: .fold(error))
                 break scan
             }
         }

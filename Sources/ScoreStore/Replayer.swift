@@ -85,9 +85,18 @@ public struct Replayer: Sendable {
 
     /// Like ``replay(messages:emit:)``, with an audience kept by the caller across calls (a follower
     /// stores one document's messages at a time).
+    ///
+    /// Messages that reuse one id with different content stop the replay before anything is stored.
     public func replay(
         messages: [SourcedMessage], audience: inout Audience?, emit: PushSink
     ) async throws -> ReplaySummary {
+        if let (index, earlier, conflict) = IdConflict.first(in: messages.lazy.map(\.message)) {
+            let (refused, first) = (messages[index], messages[earlier])
+            throw ReplayError(
+                file: refused.file, line: refused.line,
+                underlying: "\(IdConflict.code): message id \"\(conflict.messageId)\" is also used at \(first.file):"
+                    + "\(first.line) for another message (game \"\(conflict.gameId)\"); nothing was stored")
+        }
         var summary = ReplaySummary()
         let projectedBefore = try await checkpoint()
         var start = 0

@@ -400,6 +400,69 @@ struct FeedParserErrorTests {
         }
     }
 
+    @Test(
+        "what PostgreSQL cannot store is refused at parse time: NUL in any string, dates outside 1850-2200",
+        arguments: [
+            Case(
+                json: #"{"id":"m\u00001","gameId":"g1","at":"2019-04-01T20:00:00Z","type":"game.started"}"#,
+                description: #"line 12: field "id": must not contain NUL (\u0000)"#, code: "invalid-field"),
+            Case(
+                json: #"{"id":"m1","gameId":"g\u0000","at":"2019-04-01T20:00:00Z","type":"game.started"}"#,
+                description: #"line 12: field "gameId": must not contain NUL (\u0000) (message "m1")"#,
+                code: "invalid-field"),
+            Case(
+                json: scheduled(home: #"{"code":"BOS","name":"Boston\u0000","logo":""}"#),
+                description: #"line 12: field "home.name": must not contain NUL (\u0000) (message "m1")"#,
+                code: "invalid-field"),
+            Case(
+                json: scheduled(away: #"{"code":"BOS","name":"Boston","logo":"https://x/\u0000.png"}"#),
+                description: #"line 12: field "away.logo": must not contain NUL (\u0000) (message "m1")"#,
+                code: "invalid-field"),
+            Case(
+                json: #"{"id":"m1","gameId":"g1","at":"0000-01-01T00:00:00+23:59","type":"game.started"}"#,
+                description: #"line 12: field "at": must be between 1850-01-01 and 2200-12-31 (UTC) (message "m1")"#,
+                code: "invalid-field"),
+            Case(
+                json: #"{"id":"m1","gameId":"g1","at":"9999-12-31T23:59:59-23:59","type":"game.started"}"#,
+                description: #"line 12: field "at": must be between 1850-01-01 and 2200-12-31 (UTC) (message "m1")"#,
+                code: "invalid-field"),
+            Case(
+                json: #"{"id":"m1","gameId":"g1","at":"1850-01-01T00:00:00+00:01","type":"game.started"}"#,
+                description: #"line 12: field "at": must be between 1850-01-01 and 2200-12-31 (UTC) (message "m1")"#,
+                code: "invalid-field"),
+            Case(
+                json: #"{"id":"m1","gameId":"g1","at":"2200-12-31T23:59:59.999-00:01","type":"game.started"}"#,
+                description: #"line 12: field "at": must be between 1850-01-01 and 2200-12-31 (UTC) (message "m1")"#,
+                code: "invalid-field"),
+            Case(
+                json: scheduled(startsAt: #""0001-01-01T00:00:00Z""#),
+                description:
+                    #"line 12: field "startsAt": must be between 1850-01-01 and 2200-12-31 (UTC) (message "m1")"#,
+                code: "invalid-field"),
+        ])
+    func storable(_ testCase: Case) { Self.check(testCase) }
+
+    @Test("the date limits keep historical games: 1850-01-01 to 2200-12-31 inclusive, in UTC")
+    func dateLimits() throws {
+        for at in ["1850-01-01T00:00:00Z", "1871-05-04T15:00:00-05:00", "2200-12-31T23:59:59.999Z"] {
+            let message = try FeedParser.parse(
+                #"{"id":"m1","gameId":"g1","at":"\#(at)","type":"game.started"}"#)
+            #expect(parseRFC3339(at) == message.at)
+        }
+    }
+
+    @Test("an event the log stored before the date limits stays readable")
+    func storedDates() throws {
+        let stored = Self.scheduled(startsAt: #""0001-01-01T00:00:00Z""#)
+        let message = try FeedParser.parse(stored: stored)
+        #expect(rfc3339(message.at) == "2019-04-01T20:00:00Z")
+        guard case .gameScheduled(_, _, let startsAt) = message.event else {
+            Issue.record("not a game.scheduled: \(message.event)")
+            return
+        }
+        #expect(rfc3339(startsAt) == "0001-01-01T00:00:00Z")
+    }
+
     @Test("the error value carries line, dotted field, reason, code and message id")
     func errorValue() {
         let json = Self.scheduled(away: #"{"code":"NY-Y","name":"x","logo":""}"#)
