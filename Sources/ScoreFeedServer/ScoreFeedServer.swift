@@ -93,6 +93,7 @@ public struct ScoreFeedServer: Sendable {
     func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.middlewares.add(JSONErrorMiddleware())
+        router.middlewares.add(MethodNotAllowedMiddleware(routes: routes))
         for route in table() {
             let path = route.path.replacingOccurrences(of: "{", with: ":").replacingOccurrences(of: "}", with: "")
             router.on(RouterPath(path), method: HTTPRequest.Method(route.method)!, use: route.handler)
@@ -115,7 +116,7 @@ public struct ScoreFeedServer: Sendable {
             logger.warning("no app keys: activity registration refuses every request until SCOREFEED_APP_KEYS is set")
         }
         let application = Application(
-            router: router(),
+            router: router(), server: ConnectionLimits.server(configuration, metrics: metrics, logger: logger),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "ScoreFeed"),
             onServerRunning: { channel in await listening(channel.localAddress?.port ?? 0) },

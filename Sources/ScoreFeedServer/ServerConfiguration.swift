@@ -31,6 +31,18 @@ public struct ServerConfiguration: Sendable {
     /// A streaming replica of the database for the read API, the page and the stream's catch-up
     /// (`SCOREFEED_READ_DATABASE_URL`); writes and LISTEN stay on the primary.
     public var readDatabaseURL: String?
+    /// How long a client may take to send a request's headers, from its connection or from the first
+    /// byte of a later request (`SCOREFEED_HEADER_TIMEOUT_SECONDS`, default 5).
+    public var headerTimeout: Duration = .seconds(5)
+    /// How long a keep-alive connection may stay silent between requests (`SCOREFEED_IDLE_TIMEOUT_SECONDS`,
+    /// default 30).
+    public var idleTimeout: Duration = .seconds(30)
+    /// How long the server waits for more of a request body it is reading (`SCOREFEED_BODY_TIMEOUT_SECONDS`,
+    /// default 10).
+    public var bodyTimeout: Duration = .seconds(10)
+    /// The most HTTP connections open at once (`SCOREFEED_MAX_CONNECTIONS`; default `nil`: derived from the
+    /// file-descriptor limit, leaving room for the database connections and files).
+    public var maxConnections: Int?
 
     public init() {}
 
@@ -45,6 +57,10 @@ public struct ServerConfiguration: Sendable {
         public static let channelInterval = "SCOREFEED_CHANNEL_INTERVAL_SECONDS"
         public static let nodeId = "SCOREFEED_NODE_ID"
         public static let readDatabaseURL = "SCOREFEED_READ_DATABASE_URL"
+        public static let headerTimeout = "SCOREFEED_HEADER_TIMEOUT_SECONDS"
+        public static let idleTimeout = "SCOREFEED_IDLE_TIMEOUT_SECONDS"
+        public static let bodyTimeout = "SCOREFEED_BODY_TIMEOUT_SECONDS"
+        public static let maxConnections = "SCOREFEED_MAX_CONNECTIONS"
     }
 
     /// The host name and process id, with characters a node id does not allow replaced by `-`.
@@ -88,6 +104,7 @@ public struct ServerConfiguration: Sendable {
             }
             configuration.readDatabaseURL = text
         }
+        try readConnectionLimits(env, into: &configuration)
         if let text = env[Variable.nodeId], !text.isEmpty {
             guard Cluster.isValid(nodeId: text) else {
                 throw ConfigurationError("\(Variable.nodeId) must be \(Cluster.nodeIdRule)")
@@ -101,6 +118,28 @@ public struct ServerConfiguration: Sendable {
             configuration.channelIntervalSeconds = seconds
         }
         return configuration
+    }
+
+    /// The timeouts (seconds, fractions allowed, 0.05 to 3600) and the connection cap (1 to 1000000).
+    private static func readConnectionLimits(
+        _ env: [String: String], into configuration: inout ServerConfiguration
+    ) throws(ConfigurationError) {
+        for (name, path) in [
+            (Variable.headerTimeout, \ServerConfiguration.headerTimeout),
+            (Variable.idleTimeout, \.idleTimeout), (Variable.bodyTimeout, \.bodyTimeout),
+        ] {
+            guard let text = env[name], !text.isEmpty else { continue }
+            guard let seconds = Double(text), (0.05...3600).contains(seconds) else {
+                throw ConfigurationError("\(name) must be a number of seconds from 0.05 to 3600")
+            }
+            configuration[keyPath: path] = .milliseconds(Int64((seconds * 1000).rounded()))
+        }
+        if let text = env[Variable.maxConnections], !text.isEmpty {
+            guard let count = Int(text), (1...1_000_000).contains(count) else {
+                throw ConfigurationError("\(Variable.maxConnections) must be a number of connections from 1 to 1000000")
+            }
+            configuration.maxConnections = count
+        }
     }
 
     private static func keys(_ text: String?, name: String) throws(ConfigurationError) -> [String] {

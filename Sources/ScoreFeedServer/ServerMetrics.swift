@@ -55,6 +55,18 @@ public final class ServerMetrics: Sendable {
         counter("scorefeed_updates_coalesced_total").increment(by: count)
     }
 
+    /// The open HTTP connections and their cap (`SCOREFEED_MAX_CONNECTIONS`).
+    func connections(open: Int, capacity: Int) {
+        gauge("scorefeed_http_connections").record(open)
+        gauge("scorefeed_http_connections_max").record(capacity)
+    }
+
+    /// An HTTP connection the server closed, by reason: `header-timeout`, `idle-timeout`,
+    /// `body-timeout`, `evicted` (to make room at the cap), `refused` (at the cap, every other busy).
+    func connectionClosed(reason: String, count: Int = 1) {
+        counter("scorefeed_http_connections_closed_total", [("reason", reason)]).increment(by: count)
+    }
+
     /// The Prometheus text of every metric, after reading the database gauges.
     /// A replica's log head and how long ago it replayed its last transaction (0 on a primary).
     static func replicaPosition(in session: PostgresSession) throws -> (head: Int, seconds: Double) {

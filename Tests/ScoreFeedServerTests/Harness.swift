@@ -66,6 +66,7 @@ func withServer(
     maxBodyBytes: Int = 1 << 20, apns: APNsClient? = nil, channels: APNsChannelClient? = nil,
     broadcasts: APNsClient? = nil, fcm: FCMClient? = nil,
     streamMemory: Int = 4096, readURL: (@Sendable (String) -> String)? = nil,
+    configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
     _ body: @Sendable (RunningServer) async throws -> Void
 ) async throws {
     try await TestDatabase.withSchema { url in
@@ -77,6 +78,7 @@ func withServer(
         configuration.maxBodyBytes = maxBodyBytes
         configuration.databaseConnections = 2
         configuration.readDatabaseURL = readURL?(url)
+        configure(&configuration)
         var delivery: (@Sendable (PushEnvironment) -> APNsClient)?
         if let apns { delivery = { _ in apns } }
         var server = ScoreFeedServer(

@@ -1,0 +1,234 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTPTypes
+import Synchronization
+
+/// The HTTP/1 server's connections under guard: every connection is counted against the cap (see
+/// ``ConnectionTable``) and watched for its timeouts (see ``ConnectionTimeouts``). The decisions are
+/// those values'; the handlers here only perform them.
+struct GuardedHTTP1Channel: ServerChildChannel {
+    typealias Value = HTTP1Channel.Value
+
+    let base: HTTP1Channel
+    let registry: ConnectionRegistry
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let registry = self.registry
+        return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let pipeline = channel.pipeline.syncOperations
+            let watch = ConnectionWatch(channel: channel, registry: registry)
+            try pipeline.addHandler(ConnectionBytesHandler(watch: watch), position: .first)
+            let state = try pipeline.handler(type: HTTPConnectionStateHandler.self)
+            try pipeline.addHandler(ConnectionPartsHandler(watch: watch), position: .before(state))
+            watch.start()
+            return value
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await base.handle(value: value, logger: logger)
+    }
+}
+
+/// The connections of one server: the table under a lock, the channels to close, the metrics.
+final class ConnectionRegistry: Sendable {
+    let limits: ConnectionTimeouts.Limits
+    let capacity: Int
+    private let state: Mutex<(table: ConnectionTable, channels: [Int: any Channel], nextId: Int)>
+    let metrics: ServerMetrics
+    private let logger: Logger
+
+    init(capacity: Int, limits: ConnectionTimeouts.Limits, metrics: ServerMetrics, logger: Logger) {
+        self.capacity = capacity
+        self.limits = limits
+        self.metrics = metrics
+        self.logger = logger
+        self.state = Mutex((ConnectionTable(capacity: capacity), [:], 0))
+        metrics.connections(open: 0, capacity: capacity)
+    }
+
+    /// Counts a new connection: returns its id, or `nil` when it is refused (the caller closes it).
+    /// Closes the connection evicted to make room for it.
+    func admit(_ channel: any Channel) -> Int? {
+        let (id, admission, notice, open) = state.withLock { state in
+            let id = state.nextId
+            state.nextId += 1
+            let (admission, notice) = state.table.admit(id, at: .now())
+            var evicted: (any Channel)?
+            if case .admitEvicting(let victim) = admission { evicted = state.channels.removeValue(forKey: victim) }
+            if admission != .refuse { state.channels[id] = channel }
+            metrics.connections(open: state.table.count, capacity: capacity)
+            return (id, admission, notice, evicted)
+        }
+        if let notice {
+            logger.warning(
+                "HTTP connection cap reached: the connections waiting longest for their request are closed",
+                metadata: [
+                    "connections.cap": "\(capacity)", "connections.evicted": "\(notice.evicted)",
+                    "connections.refused": "\(notice.refused)",
+                ])
+        }
+        switch admission {
+        case .admit: return id
+        case .admitEvicting:
+            metrics.connectionClosed(reason: ConnectionTimeouts.Reason.evicted.rawValue)
+            open?.close(promise: nil)
+            return id
+        case .refuse:
+            metrics.connectionClosed(reason: ConnectionTimeouts.Reason.refused.rawValue)
+            return nil
+        }
+    }
+
+    /// Connection `id` waits for a request's head (`true`) or is busy with one (`false`).
+    func waiting(_ id: Int, _ waiting: Bool) {
+        state.withLock { waiting ? $0.table.waiting(id) : $0.table.busy(id) }
+    }
+
+    /// Connection `id` closed.
+    func closed(_ id: Int) {
+        state.withLock { state in
+            state.table.remove(id)
+            state.channels[id] = nil
+            metrics.connections(open: state.table.count, capacity: capacity)
+        }
+    }
+}
+
+/// One connection's ``ConnectionTimeouts`` and its timer, shared by its two handlers (both run on
+/// the connection's event loop).
+final class ConnectionWatch {
+    let channel: any Channel
+    let registry: ConnectionRegistry
+    private var machine: ConnectionTimeouts
+    private var id: Int?
+    private var waiting = true
+    private var timer: (task: Scheduled<Void>, at: NIODeadline)?
+
+    init(channel: any Channel, registry: ConnectionRegistry) {
+        self.channel = channel
+        self.registry = registry
+        self.machine = ConnectionTimeouts(limits: registry.limits, openedAt: .now())
+    }
+
+    /// Counts the connection (closing it when it is refused) and starts its header timeout.
+    func start() {
+        guard let id = registry.admit(channel) else {
+            _ = machine.receive(.inputEnded, at: .now())
+            channel.close(promise: nil)
+            return
+        }
+        self.id = id
+        let registry = self.registry
+        channel.closeFuture.whenComplete { _ in registry.closed(id) }
+        synchronise()
+    }
+
+    /// Feeds one event to the machine and performs what does not depend on the handler.
+    func receive(_ event: ConnectionTimeouts.Event) -> ConnectionTimeouts.Action {
+        let action = machine.receive(event, at: .now())
+        if case .close(let reason) = action {
+            if reason != .lingerEnded { registry.metrics.connectionClosed(reason: reason.rawValue) }
+            channel.close(promise: nil)
+        }
+        synchronise()
+        return action
+    }
+
+    /// Stops the timer (the connection closed).
+    func stop() {
+        timer?.task.cancel()
+        timer = nil
+    }
+
+    /// Sets the timer to the machine's deadline and tells the registry whether the connection waits.
+    private func synchronise() {
+        guard let id else { return }
+        if machine.isWaitingForRequest != waiting {
+            waiting.toggle()
+            registry.waiting(id, waiting)
+        }
+        guard let deadline = machine.deadline?.at else { return }
+        // A later deadline is checked when the earlier timer fires; only an earlier one replaces it.
+        if let timer, timer.at <= deadline { return }
+        timer?.task.cancel()
+        let task = channel.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+            self.timer = nil
+            _ = self.receive(.timer)
+        }
+        timer = (task, deadline)
+    }
+}
+
+/// At the front of the pipeline: sees the client's bytes before they are decoded, and the reads.
+final class ConnectionBytesHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = IOData
+    typealias OutboundOut = IOData
+
+    let watch: ConnectionWatch
+
+    init(watch: ConnectionWatch) { self.watch = watch }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if watch.receive(.bytes) == .proceed { context.fireChannelRead(data) }
+    }
+
+    func read(context: ChannelHandlerContext) {
+        _ = watch.receive(.readRequested)
+        context.read()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .some(.inputClosed) = event as? ChannelEvent, watch.receive(.inputEnded) != .proceed { return }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        watch.stop()
+        context.fireChannelInactive()
+    }
+}
+
+/// After the HTTP codec: sees the requests' heads and ends, and the responses'.
+final class ConnectionPartsHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    let watch: ConnectionWatch
+
+    init(watch: ConnectionWatch) { self.watch = watch }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head: _ = watch.receive(.requestHead)
+        case .body: break
+        case .end: _ = watch.receive(.requestEnd)
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(let head):
+            let closes = head.headerFields[.connection]?.lowercased() == "close"
+            _ = watch.receive(.responseHead(closes: closes))
+            context.write(data, promise: promise)
+        case .body:
+            context.write(data, promise: promise)
+        case .end:
+            guard watch.receive(.responseEnd) == .closeOutput else { return context.write(data, promise: promise) }
+            // The client reads the answer, then the end of the stream; what it still sends is dropped.
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.cascade(to: promise)
+            let channel = context.channel
+            written.futureResult.whenComplete { _ in channel.close(mode: .output, promise: nil) }
+            context.writeAndFlush(data, promise: written)
+        }
+    }
+}

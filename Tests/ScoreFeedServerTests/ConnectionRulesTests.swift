@@ -1,0 +1,214 @@
+import Hummingbird
+import NIOCore
+import Testing
+
+@testable import ScoreFeedServer
+
+/// A time `ms` milliseconds after the clock's origin.
+private func at(_ ms: Int64) -> NIODeadline { .uptimeNanoseconds(UInt64(ms) * 1_000_000) }
+
+/// One case of ``ConnectionTimeouts``: events at times (ms) with the action each must give, then the
+/// deadline (ms and reason) and whether the connection counts as waiting for a request.
+struct TimeoutScript: Sendable, CustomTestStringConvertible {
+    var name: String
+    var steps: [(Int64, ConnectionTimeouts.Event, ConnectionTimeouts.Action)]
+    var deadline: (Int64, ConnectionTimeouts.Reason)?
+    var waiting: Bool
+    var testDescription: String { name }
+}
+
+private let get: [(Int64, ConnectionTimeouts.Event, ConnectionTimeouts.Action)] = [
+    (1100, .bytes, .proceed), (1100, .requestHead, .proceed), (1100, .requestEnd, .proceed),
+    (1100, .readRequested, .proceed),
+]
+
+private let answered: [(Int64, ConnectionTimeouts.Event, ConnectionTimeouts.Action)] =
+    get + [(1400, .responseHead(closes: false), .proceed), (1500, .responseEnd, .proceed)]
+
+@Suite("connection rules")
+struct ConnectionRulesTests {
+    // Opened at 1000 ms; header 5 s, idle 30 s, body 10 s, linger 2 s.
+    static let limits = ConnectionTimeouts.Limits(
+        header: .seconds(5), idle: .seconds(30), body: .seconds(10), linger: .seconds(2))
+
+    static let scripts: [TimeoutScript] = [
+        TimeoutScript(
+            name: "a silent new connection is closed at the header timeout",
+            steps: [(5999, .timer, .proceed), (6000, .timer, .close(.headerTimeout))], deadline: nil, waiting: false),
+        TimeoutScript(
+            name: "a slowloris's trickle does not move the header deadline of the first request",
+            steps: [
+                (2000, .bytes, .proceed), (3000, .bytes, .proceed), (3000, .readRequested, .proceed),
+                (5000, .bytes, .proceed), (6000, .timer, .close(.headerTimeout)),
+            ], deadline: nil, waiting: false),
+        TimeoutScript(
+            name: "no timeout while the handler runs", steps: get + [(900_000, .timer, .proceed)], deadline: nil,
+            waiting: false),
+        TimeoutScript(
+            name: "a live stream's long response is never cut",
+            steps: get + [(1200, .responseHead(closes: false), .proceed), (3_600_000, .timer, .proceed)],
+            deadline: nil, waiting: false),
+        TimeoutScript(
+            name: "a keep-alive connection waits the idle timeout after its response",
+            steps: answered + [(31_499, .timer, .proceed)], deadline: (31_500, .idleTimeout), waiting: true),
+        TimeoutScript(
+            name: "a silent keep-alive connection is closed",
+            steps: answered + [(31_500, .timer, .close(.idleTimeout))], deadline: nil, waiting: false),
+        TimeoutScript(
+            name: "the next request's headers are due a header timeout after its first byte",
+            steps: answered + [(10_000, .bytes, .proceed), (12_000, .bytes, .proceed)],
+            deadline: (15_000, .headerTimeout), waiting: true),
+        TimeoutScript(
+            name: "a request read in full starts no clock",
+            steps: answered + [(10_000, .bytes, .proceed), (10_000, .requestHead, .proceed)], deadline: nil,
+            waiting: false),
+        TimeoutScript(
+            name: "a body the server asks for must keep arriving",
+            steps: [
+                (1100, .bytes, .proceed), (1100, .requestHead, .proceed), (1100, .readRequested, .proceed),
+                (5000, .bytes, .proceed), (5000, .readRequested, .proceed), (14_999, .timer, .proceed),
+            ], deadline: (15_000, .bodyTimeout), waiting: false),
+        TimeoutScript(
+            name: "a body that stops arriving is closed",
+            steps: [
+                (1100, .bytes, .proceed), (1100, .requestHead, .proceed), (1100, .readRequested, .proceed),
+                (11_100, .timer, .close(.bodyTimeout)),
+            ], deadline: nil, waiting: false),
+        TimeoutScript(
+            name: "a body the handler is not reading (back-pressure) starts no clock",
+            steps: [
+                (1100, .bytes, .proceed), (1100, .requestHead, .proceed), (1100, .readRequested, .proceed),
+                (1200, .bytes, .proceed), (60_000, .timer, .proceed),
+            ], deadline: nil, waiting: false),
+        TimeoutScript(
+            name: "a Connection: close answer closes the output, then drains the input for the linger",
+            steps: [
+                (1100, .bytes, .proceed), (1100, .requestHead, .proceed), (1100, .readRequested, .proceed),
+                (1200, .responseHead(closes: true), .proceed), (1300, .responseEnd, .closeOutput),
+                (1400, .bytes, .discard), (1400, .readRequested, .proceed),
+            ], deadline: (3300, .lingerEnded), waiting: false),
+        TimeoutScript(
+            name: "the drain ends when the client closes its side",
+            steps: [
+                (1100, .bytes, .proceed), (1100, .requestHead, .proceed),
+                (1200, .responseHead(closes: true), .proceed), (1300, .responseEnd, .closeOutput),
+                (1400, .inputEnded, .close(.lingerEnded)), (1500, .bytes, .discard),
+            ], deadline: nil, waiting: false),
+        TimeoutScript(
+            name: "the drain ends at the linger",
+            steps: [
+                (1100, .bytes, .proceed), (1100, .requestHead, .proceed),
+                (1200, .responseHead(closes: true), .proceed), (1300, .responseEnd, .closeOutput),
+                (3300, .timer, .close(.lingerEnded)),
+            ], deadline: nil, waiting: false),
+        TimeoutScript(
+            name: "a pipelined request waits for the one before it",
+            steps: get + [
+                (1200, .bytes, .proceed), (1200, .requestHead, .proceed), (1200, .requestEnd, .proceed),
+                (1300, .responseEnd, .proceed), (90_000, .timer, .proceed), (90_000, .responseEnd, .proceed),
+            ], deadline: (120_000, .idleTimeout), waiting: true),
+    ]
+
+    @Test("which timeout applies, and when", arguments: scripts)
+    func timeouts(_ script: TimeoutScript) {
+        var machine = ConnectionTimeouts(limits: Self.limits, openedAt: at(1000))
+        for (ms, event, expected) in script.steps {
+            #expect(machine.receive(event, at: at(ms)) == expected, "at \(ms) ms: \(event)")
+        }
+        #expect(machine.deadline?.at == script.deadline.map { at($0.0) })
+        #expect(machine.deadline?.reason == script.deadline?.1)
+        #expect(machine.isWaitingForRequest == script.waiting)
+    }
+
+    @Test("a new connection waits for its request, with its header deadline")
+    func newConnection() {
+        let machine = ConnectionTimeouts(limits: Self.limits, openedAt: at(1000))
+        #expect(machine.deadline?.at == at(6000))
+        #expect(machine.deadline?.reason == .headerTimeout)
+        #expect(machine.isWaitingForRequest)
+    }
+
+    @Test("at the cap, the connection waiting longest for its request is closed")
+    func evictsOldestWaiting() {
+        var table = ConnectionTable(capacity: 3)
+        #expect(table.admit(1, at: at(0)) == (.admit, nil))
+        #expect(table.admit(2, at: at(0)) == (.admit, nil))
+        #expect(table.admit(3, at: at(0)) == (.admit, nil))
+        #expect(table.admit(4, at: at(0)) == (.admitEvicting(1), .init(evicted: 1, refused: 0)))
+        table.busy(2)
+        #expect(table.admit(5, at: at(1)) == (.admitEvicting(3), nil))
+        #expect(table.count == 3)
+        // 2 answered its request and waits again: now after 4 and 5.
+        table.waiting(2)
+        #expect(table.admit(6, at: at(2)) == (.admitEvicting(4), nil))
+        #expect(table.admit(7, at: at(3)) == (.admitEvicting(5), nil))
+        #expect(table.admit(8, at: at(4)) == (.admitEvicting(2), nil))
+    }
+
+    @Test("at the cap with every connection busy, the new one is refused; a closed one makes room")
+    func refusesWhenAllBusy() {
+        var table = ConnectionTable(capacity: 2)
+        _ = table.admit(1, at: at(0))
+        _ = table.admit(2, at: at(0))
+        table.busy(1)
+        table.busy(2)
+        #expect(table.admit(3, at: at(0)) == (.refuse, .init(evicted: 0, refused: 1)))
+        #expect(table.count == 2)
+        table.remove(1)
+        #expect(table.admit(4, at: at(0)) == (.admit, nil))
+        // Removing an evicted or unknown connection changes nothing.
+        table.remove(1)
+        table.remove(99)
+        #expect(table.count == 2)
+    }
+
+    @Test("the cap is logged at most once per interval, with what happened since")
+    func noticeIsRateLimited() {
+        var table = ConnectionTable(capacity: 1, noticeInterval: .seconds(10))
+        _ = table.admit(1, at: at(0))
+        #expect(table.admit(2, at: at(1000)).1 == .init(evicted: 1, refused: 0))
+        table.busy(2)
+        #expect(table.admit(3, at: at(2000)) == (.refuse, nil))
+        table.waiting(2)
+        #expect(table.admit(4, at: at(5000)) == (.admitEvicting(2), nil))
+        #expect(table.admit(5, at: at(11_000)) == (.admitEvicting(4), .init(evicted: 2, refused: 1)))
+    }
+
+    @Test("keep-alive connections waiting again and again leave the queue bounded and the order right")
+    func manyRequestsPerConnection() {
+        var table = ConnectionTable(capacity: 2)
+        _ = table.admit(1, at: at(0))
+        _ = table.admit(2, at: at(0))
+        for _ in 0..<10_000 {
+            table.busy(1)
+            table.waiting(1)
+        }
+        #expect(table.admit(3, at: at(0)) == (.admitEvicting(2), .init(evicted: 1, refused: 0)))
+        #expect(table.admit(4, at: at(0)) == (.admitEvicting(1), nil))
+    }
+
+    @Test(
+        "the default cap leaves room below the open-file limit",
+        arguments: [(20_000, 19_000), (1024, 768), (65_536, 62_260), (100, 16)])
+    func defaultCapacity(_ descriptors: Int, _ capacity: Int) {
+        #expect(ConnectionLimits.defaultCapacity(descriptors: descriptors) == capacity)
+    }
+
+    @Test(
+        "a known path with another method is named with its methods",
+        arguments: [
+            ("/v1/feed", ["POST"]), ("/v1/games/g1", ["GET"]), ("/v1/games/g1/stream", ["GET"]),
+            ("/v1/activities/abc", ["DELETE", "GET", "PATCH"]), ("/v1/followers", ["POST", "GET", "DELETE"]),
+            ("/v1/nothing", nil), ("/v1/games/g1/other", nil),
+        ] as [(String, [String]?)])
+    func allowedMethods(_ path: String, _ allowed: [String]?) {
+        let routes = [
+            ("POST", "/v1/feed"), ("GET", "/v1/games"), ("GET", "/v1/games/{id}"), ("GET", "/v1/games/{id}/stream"),
+            ("DELETE", "/v1/activities/{token}"), ("GET", "/v1/activities/{token}"),
+            ("PATCH", "/v1/activities/{token}"), ("POST", "/v1/followers"), ("GET", "/v1/followers"),
+            ("DELETE", "/v1/followers"),
+        ].map { (method: $0.0, path: $0.1) }
+        let middleware = MethodNotAllowedMiddleware<BasicRequestContext>(routes: routes)
+        #expect(middleware.allowed(for: path) == allowed)
+    }
+}
