@@ -151,3 +151,25 @@ struct PostgresConnectionTests {
         await connection.close()
     }
 }
+
+@Suite("connection targets as they may be shown")
+struct ConnectionTargetTests {
+    @Test(
+        "the password of a URL or conninfo is replaced, the rest kept",
+        arguments: [
+            ("postgresql://u:s3cret@db.example/scorefeed", "postgresql://u:***@db.example/scorefeed"),
+            ("postgres://u:p%40ss@h:5432/db?sslmode=require", "postgres://u:***@h:5432/db?sslmode=require"),
+            ("postgresql://u@h/db?password=s3cret&sslmode=require", "postgresql://u@h/db?password=***&sslmode=require"),
+            ("postgresql://postgres@/scorefeed?host=/tmp/x", "postgresql://postgres@/scorefeed?host=/tmp/x"),
+            ("host=h dbname=db password=s3cret user=u", "host=h dbname=db password=*** user=u"),
+            ("host=h password = 'a b\\' c' user=u", "host=h password = *** user=u"),
+            ("host=h passwordless=1", "host=h passwordless=1"),
+            (
+                "postgresql://u:pw@h1:5432,h2:5433/db?target_session_attrs=read-write",
+                "postgresql://u:***@h1:5432,h2:5433/db?target_session_attrs=read-write"
+            ),
+        ])
+    func redacted(target: String, shown: String) {
+        #expect(ConnectionTarget.redacted(target) == shown)
+    }
+}
