@@ -50,6 +50,8 @@ struct LeaderService: Service {
         }
         try await untilGracefulShutdown {
             try await onOwnConnection(url: url, logger: logger, what: "leadership") { lock in
+                // Named in pg_stat_activity, so the cluster view reads who holds the lock from pg_locks.
+                try await lock.withSession { try Cluster.markLeadershipSession(nodeId: node.id, in: $0) }
                 while !Task.isCancelled {
                     guard try await lock.withSession({ try Cluster.tryLead(in: $0) }) else {
                         try await Task.sleep(for: retry)
@@ -105,12 +107,16 @@ struct NodeService: Service {
         let (node, logger, interval) = (node, logger, interval)
         logger.info("node joins the cluster", metadata: ["node.id": "\(node.id)"])
         try await untilGracefulShutdown {
+            // The first heartbeat that lands says the node has (re)started: its startedAt is now.
+            var joining = true
             while !Task.isCancelled {
                 do {
-                    try await pool.withSession {
+                    try await pool.withSession { [joining] in
                         try Cluster.heartbeat(
-                            nodeId: node.id, version: ScoreFeedVersion.current, leader: node.isLeader, in: $0)
+                            nodeId: node.id, version: ScoreFeedVersion.current, leader: node.isLeader,
+                            joining: joining, in: $0)
                     }
+                    joining = false
                 } catch {
                     logger.warning("heartbeat failed", metadata: ["error": "\(error)"])
                 }

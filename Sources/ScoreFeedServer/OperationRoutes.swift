@@ -13,12 +13,14 @@ struct OperationRoutes {
     func metrics(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let ready = try await database.ready()
         let streams = await hub.subscriberCount
-        let (metrics, leader) = (self.metrics, node.isLeader)
+        let (metrics, nodeId) = (self.metrics, node.id)
         // The replica's position and replay delay, when reads go to one.
         let replica: (head: Int, seconds: Double)? =
             ready.hasReplica ? try await ready.reads.withSession { try ServerMetrics.replicaPosition(in: $0) } : nil
-        let text = try await ready.pool.withSession {
-            try metrics.render(streams: streams, leader: leader, replica: replica, in: $0)
+        let text = try await ready.pool.withSession { session in
+            // Whether this node holds the leadership lock now, as `GET /v1/cluster` shows it.
+            let leader = try Cluster.nodes(in: session).contains { $0.id == nodeId && $0.leader }
+            return try metrics.render(streams: streams, leader: leader, replica: replica, in: session)
         }
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

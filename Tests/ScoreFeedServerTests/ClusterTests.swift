@@ -56,12 +56,30 @@ struct ClusterTests {
             let metrics = try await servers[leader]!.request(.GET, "/metrics").body
             #expect(metrics.contains("scorefeed_node_leader 1"), "\(metrics)")
             #expect(metrics.contains("scorefeed_cluster_nodes 2"), "\(metrics)")
-            // The leader dies without a word.
+            let firstStart = nodes.first { $0["id"] as? String == leader }?["startedAt"] as? String
+            // The leader dies without a word. The view is the truth (pg_locks, pg_stat_activity): never
+            // two leaders, and the dead node is neither leader nor alive within a second.
             try await (leader == "node-a" ? a : b).stop(signal: SIGKILL)
             let started = ContinuousClock.now
-            let after = try await wait(servers[survivor]!) { $0["leader"] as? String == survivor }
+            var goneAfter: Duration?
+            var after: [String: Any] = [:]
+            while ContinuousClock.now - started < .seconds(10) {
+                after = try await cluster(servers[survivor]!)
+                let rows = after["nodes"] as? [[String: Any]] ?? []
+                #expect(rows.filter { $0["leader"] as? Bool == true }.count <= 1, "\(after)")
+                let dead = rows.first { $0["id"] as? String == leader }
+                if goneAfter == nil, dead?["leader"] as? Bool == false, dead?["alive"] as? Bool == false {
+                    goneAfter = ContinuousClock.now - started
+                }
+                if goneAfter != nil, after["leader"] as? String == survivor { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
             #expect(after["leader"] as? String == survivor, "\(after)")
-            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(
+                try #require(goneAfter) < .seconds(1),
+                "the killed leader was shown for \(String(describing: goneAfter))")
+            let survivorMetrics = try await servers[survivor]!.request(.GET, "/metrics").body
+            #expect(survivorMetrics.contains("scorefeed_node_leader 1"), "\(survivorMetrics)")
             #expect(try await servers[survivor]!.ingest("[\(run("g1", 1))]").status == 202)
             let caughtUp = try await wait(servers[survivor]!) {
                 ($0["projector"] as? [String: Any])?["lag"] as? Int == 0
@@ -70,6 +88,19 @@ struct ClusterTests {
             #expect((caughtUp["projector"] as? [String: Any])?["checkpoint"] as? Int == 3, "\(caughtUp)")
             let game = try await servers[survivor]!.request(.GET, "/v1/games/g1")
             #expect(game.object["homeScore"] as? Int == 1, "\(game.body)")
+            // The killed node restarts under its id: it shows its new start, alive, not leading.
+            env["SCOREFEED_NODE_ID"] = leader
+            let restarted = try await ServeProcess(["serve"], environment: env)
+            let back = try await wait(servers[survivor]!) { view in
+                (view["nodes"] as? [[String: Any]] ?? []).contains {
+                    $0["id"] as? String == leader && $0["alive"] as? Bool == true
+                }
+            }
+            let row = (back["nodes"] as? [[String: Any]] ?? []).first { $0["id"] as? String == leader }
+            #expect(row?["leader"] as? Bool == false, "\(back)")
+            let newStart = try #require(row?["startedAt"] as? String)
+            #expect(newStart > (firstStart ?? ""), "a restarted node keeps its first start: \(back)")
+            try await restarted.stop(signal: SIGKILL)
             // A node stopped gracefully leaves the cluster.
             try await (leader == "node-a" ? b : a).stop()
             let connection = try await PostgresConnection.connect(url)
