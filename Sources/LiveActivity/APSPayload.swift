@@ -77,7 +77,8 @@ struct APSPayload {
 }
 
 /// The push-to-start body (iOS 17.2+; iOS 18 keys): `event: "start"`, the widget's attributes type
-/// and static attributes (the teams), the current content state, an alert (Apple requires one: a
+/// and static attributes (the game id and the teams, as `ScoreWidgetAttributes` in
+/// `docs/app-contract.md` declares them), the current content state, an alert (Apple requires one: a
 /// start without it silently fails), and how the new activity gets its updates: `input-push-channel`
 /// (it joins the game's broadcast channel) or `input-push-token: 1` (it gets an update token the app
 /// reports). Keys written in sorted order.
@@ -92,6 +93,8 @@ public enum StartPayload {
         JSONValue.writeString("\(state.away.name) at \(state.home.name)", to: &out)
         out += #"},"attributes":{"away":"#
         state.away.jsonValue.write(to: &out)
+        out += #","gameId":"#
+        JSONValue.writeString(state.gameId, to: &out)
         out += #","home":"#
         state.home.jsonValue.write(to: &out)
         out += #"},"attributes-type":"#

@@ -46,8 +46,10 @@ struct StartPlanTests {
                         as? [String: Any])
                 #expect(aps["event"] as? String == "start")
                 #expect(aps["attributes-type"] as? String == "ScoreWidgetAttributes")
-                let attributes = aps["attributes"] as? [String: [String: String]]
-                #expect(attributes?["home"]?["code"] == "BOS" && attributes?["away"]?["code"] == "NYY")
+                let attributes = aps["attributes"] as? [String: Any]
+                #expect((attributes?["home"] as? [String: String])?["code"] == "BOS")
+                #expect((attributes?["away"] as? [String: String])?["code"] == "NYY")
+                #expect(attributes?["gameId"] is String)
                 #expect((aps["alert"] as? [String: Any])?["title"] as? String == "New York Yankees at Boston Red Sox")
                 #expect(aps["content-state"] != nil && aps["timestamp"] != nil)
                 if start.startToken == Self.starters[1] {
