@@ -6,6 +6,7 @@ run can be run again with the same choices. Threads race, so the interleaving is
 import argparse, http.client, json, os, random, signal, subprocess, sys, threading, time
 
 import chaos_checks
+from chaos_pressure import Pressure
 from cluster_tools import free_port, games, serve, sql
 
 INGEST_KEY = "chaos-ingest-key-000000001"
@@ -202,12 +203,16 @@ class Run:
         providers = [threading.Thread(target=self.provider, args=(i, self.games[i::self.a.providers]))
                      for i in range(self.a.providers)]
         chaos = threading.Thread(target=self.chaos)
+        # Slow stream readers and half-open connections on every node while the faults happen.
+        self.pressure = Pressure(self, self.a.readers, self.a.half_open)
+        self.pressure.start()
         for t in providers + [chaos]:
             t.start()
         for t in providers:
             t.join()
         self.posting = False
         chaos.join()
+        self.pressure.stop()
         log(f"all {self.messages} messages acknowledged after {time.time() - self.started:.0f} s; waiting for delivery")
         settled = self.settle()
         for node in self.nodes.values():
@@ -242,7 +247,7 @@ def main():
     for name in ["bin", "url", "work"]:
         parser.add_argument("--" + name, required=True)
     for name, default in [("seed", 0), ("nodes", 3), ("games", 6), ("providers", 4), ("activities", 3),
-                          ("kills", 4), ("seconds", 60), ("settle", 120)]:
+                          ("kills", 4), ("seconds", 60), ("settle", 120), ("readers", 20), ("half-open", 200)]:
         parser.add_argument("--" + name, type=int, default=default)
     parser.add_argument("--fault-rate", type=float, default=0.15)
     a = parser.parse_args()

@@ -99,6 +99,7 @@ def report(run, settled):
         "activitiesEndedOnce": activities_ended(run, by_token, after),
         "noPushLost": no_push_lost(run, by_token),
         "clientAnswers": client_answers(run),
+        "hostileClients": run.pressure.report(),
     }
     return {"seed": run.a.seed, "replay": f"scripts/chaos --seed {run.a.seed}", "nodes": run.a.nodes,
             "games": run.a.games, "messages": run.messages, "faultRate": run.a.fault_rate,
