@@ -1,11 +1,22 @@
+import NIOCore
 import ScoreStore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Fans the projection's changes out to the live-stream clients of this process.
 ///
-/// It keeps the newest changes in memory, so a client that is a little behind (or reconnects
-/// soon after a drop) is served without a query; older positions are read from the database. A
-/// subscriber is only woken (an `AsyncStream<Void>` holding at most one wake-up), it then reads
-/// what follows its own position: a slow client never makes the hub buffer for it.
+/// It keeps the newest changes in memory, each rendered once as its `state` event, so a client that
+/// is a little behind (or reconnects soon after a drop) is served without a query; older positions
+/// are read from the database. A subscriber is only woken (an `AsyncStream` holding at most one
+/// wake-up), it then reads a page of what follows its own position: a slow client never makes the
+/// hub buffer for it.
+///
+/// The subscriptions live outside the actor, behind a lock: a client takes its place (or is refused,
+/// past the limit) before its response starts, and gives it back the moment it leaves, also when its
+/// response is dropped unwritten.
 public actor ChangeHub {
     /// Why a subscriber is woken.
     enum Wakeup: Sendable {
@@ -15,16 +26,29 @@ public actor ChangeHub {
         case idle
     }
 
+    /// One change in memory: its position, its game and its `state` event, rendered once for every client.
+    struct Entry: Sendable {
+        var position: Int
+        var gameId: String
+        var event: ByteBuffer
+    }
+
     /// The newest changes, oldest first.
-    private var recent: [StateChange] = []
+    private var recent: [Entry] = []
     private let capacity: Int
     /// Every change after this position and up to ``head`` is in `recent` (nothing before ``start(head:)``).
     private var coveredFrom = Int.max
     /// The newest position the hub knows of.
     public private(set) var head = 0
-    private var subscribers: [Int: AsyncStream<Wakeup>.Continuation] = [:]
-    private var nextSubscriber = 0
-    private var closed = false
+    private let clients = Mutex(Clients())
+
+    /// The subscribers, and how many left since the allocator was last trimmed.
+    private struct Clients {
+        var wakeups: [Int: AsyncStream<Wakeup>.Continuation] = [:]
+        var next = 0
+        var closed = false
+        var left = 0
+    }
 
     public init(capacity: Int = 4096) {
         self.capacity = max(1, capacity)
@@ -40,7 +64,11 @@ public actor ChangeHub {
     func publish(_ changes: [StateChange]) {
         let fresh = changes.filter { $0.position > head }
         guard let last = fresh.last else { return }
-        recent += fresh
+        recent += fresh.map {
+            Entry(
+                position: $0.position, gameId: $0.gameId,
+                event: StreamLimits.event(position: $0.position, data: $0.state))
+        }
         head = last.position
         if recent.count > capacity {
             let dropped = recent.count - capacity
@@ -50,49 +78,134 @@ public actor ChangeHub {
         wake(.changes)
     }
 
-    /// Wakes every subscriber.
+    /// Wakes every subscriber. At an idle wake-up (every few seconds), gives the memory freed by the
+    /// clients that left back to the system: glibc's allocator keeps it otherwise.
     func wake(_ reason: Wakeup) {
-        for continuation in subscribers.values { continuation.yield(reason) }
+        let left = clients.withLock { clients in
+            for continuation in clients.wakeups.values { continuation.yield(reason) }
+            defer { if reason == .idle { clients.left = 0 } }
+            return clients.left
+        }
+        if reason == .idle && left > 0 { Self.trimAllocator() }
     }
 
-    /// The changes after `position` (of one game, or all) and the newest position they account
-    /// for, when memory reaches back that far.
-    func changes(after position: Int, gameId: String?) -> (changes: [StateChange], head: Int)? {
+    /// At most `limit` changes after `position` (of one game, or all) when memory reaches back that
+    /// far: the position they account for (past other games' changes too) and whether that is the head.
+    func changes(after position: Int, gameId: String?, limit: Int) -> (
+        changes: [Entry], reached: Int, complete: Bool
+    )? {
         guard position >= coveredFrom else { return nil }
-        // `recent` is in position order: skip to the first change after `position` (binary search).
-        var low = 0
-        var high = recent.count
+        var page: [Entry] = []
+        for entry in recent[firstIndex(after: position)...] where gameId == nil || entry.gameId == gameId {
+            guard page.count < limit else { return (page, page[page.count - 1].position, false) }
+            page.append(entry)
+        }
+        return (page, head, true)
+    }
+
+    /// How many changes after `position` (of one game, or all) memory holds: when `position` is
+    /// older than memory, at least as many as the client is behind.
+    func backlog(after position: Int, gameId: String?) -> Int {
+        let after = recent[firstIndex(after: position)...]
+        guard let gameId else { return after.count }
+        return after.reduce(0) { $0 + ($1.gameId == gameId ? 1 : 0) }
+    }
+
+    /// The index of the first change in memory after `position` (`recent` is in position order).
+    private func firstIndex(after position: Int) -> Int {
+        var (low, high) = (0, recent.count)
         while low < high {
             let middle = (low + high) / 2
             if recent[middle].position <= position { low = middle + 1 } else { high = middle }
         }
-        let after = recent[low...]
-        return (gameId.map { id in after.filter { $0.gameId == id } } ?? Array(after), head)
+        return low
     }
 
     /// Whether the hub refuses new subscriptions (the server is shutting down).
-    var isClosed: Bool { closed }
+    var isClosed: Bool { clients.withLock { $0.closed } }
 
-    /// A new subscription, or `nil` once the hub is closed (the server is shutting down).
-    func subscribe() -> (id: Int, wakeups: AsyncStream<Wakeup>)? {
-        guard !closed else { return nil }
-        let (stream, continuation) = AsyncStream.makeStream(of: Wakeup.self, bufferingPolicy: .bufferingNewest(1))
-        nextSubscriber += 1
-        subscribers[nextSubscriber] = continuation
-        return (nextSubscriber, stream)
+    /// The answer to ``subscribe(limit:)``.
+    enum Admission {
+        case subscribed(Subscription)
+        /// `limit` clients are streaming already.
+        case full
+        /// The server is shutting down.
+        case closed
     }
 
-    func unsubscribe(_ id: Int) {
-        subscribers.removeValue(forKey: id)?.finish()
+    /// A new subscription, unless `limit` clients stream already or the hub is closed.
+    nonisolated func subscribe(limit: Int) -> Admission {
+        clients.withLock { clients in
+            guard !clients.closed else { return .closed }
+            guard clients.wakeups.count < limit else { return .full }
+            let (stream, continuation) = AsyncStream.makeStream(of: Wakeup.self, bufferingPolicy: .bufferingNewest(1))
+            clients.next += 1
+            clients.wakeups[clients.next] = continuation
+            return .subscribed(Subscription(id: clients.next, wakeups: stream, hub: self))
+        }
+    }
+
+    /// Ends a subscription (once; later calls do nothing).
+    nonisolated fileprivate func unsubscribe(_ id: Int) {
+        clients.withLock { clients in
+            guard let continuation = clients.wakeups.removeValue(forKey: id) else { return }
+            continuation.finish()
+            clients.left += 1
+        }
     }
 
     /// How many clients are streaming.
-    public var subscriberCount: Int { subscribers.count }
+    public var subscriberCount: Int { clients.withLock { $0.wakeups.count } }
 
     /// Ends every subscription and refuses new ones: the streams finish their responses.
     func close() {
-        closed = true
-        for continuation in subscribers.values { continuation.finish() }
-        subscribers.removeAll()
+        clients.withLock { clients in
+            clients.closed = true
+            for continuation in clients.wakeups.values { continuation.finish() }
+            clients.wakeups.removeAll()
+        }
     }
+
+    /// glibc's `malloc_trim`, looked up once (`nil` where the C library has none).
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+        #if canImport(Glibc)
+            guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
+            return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+        #else
+            return nil
+        #endif
+    }()
+
+    /// Returns the allocator's free memory to the system (glibc keeps what it freed otherwise).
+    static func trimAllocator() {
+        _ = mallocTrim?(0)
+    }
+}
+
+/// A client's place among the hub's subscribers: its wake-ups, and a second stream that ends when
+/// its connection's inbound side closes. The place is given back by ``cancel()`` or when the last
+/// reference goes.
+final class Subscription: Sendable {
+    let id: Int
+    let wakeups: AsyncStream<ChangeHub.Wakeup>
+    /// Ends when the client's side of the connection closes (``clientLeft()``).
+    let left: AsyncStream<Void>
+    private let leaving: AsyncStream<Void>.Continuation
+    private let hub: ChangeHub
+
+    fileprivate init(id: Int, wakeups: AsyncStream<ChangeHub.Wakeup>, hub: ChangeHub) {
+        (self.id, self.wakeups, self.hub) = (id, wakeups, hub)
+        (left, leaving) = AsyncStream.makeStream(of: Void.self)
+    }
+
+    /// The client closed its side of the connection.
+    func clientLeft() { leaving.finish() }
+
+    /// Gives the place back.
+    func cancel() {
+        hub.unsubscribe(id)
+        leaving.finish()
+    }
+
+    deinit { cancel() }
 }

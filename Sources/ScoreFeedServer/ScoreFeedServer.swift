@@ -70,7 +70,7 @@ public struct ScoreFeedServer: Sendable {
         let followers = FollowerRoutes(activities: activities)
         let channels = ChannelRoute(configuration: configuration, database: database, channels: self.channels)
         let reads = ReadRoutes(database: database, appKeys: configuration.appKeys)
-        let streams = StreamRoute(database: database, hub: hub)
+        let streams = StreamRoute(database: database, hub: hub, metrics: metrics, limits: configuration.streams)
         return [
             ("GET", "/", Scoreboard.page), ("GET", "/healthz", operations.health), ("GET", "/readyz", operations.ready),
             ("GET", "/metrics", operations.metrics), ("GET", "/v1/cluster", cluster.handle),

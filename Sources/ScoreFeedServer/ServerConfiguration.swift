@@ -43,6 +43,10 @@ public struct ServerConfiguration: Sendable {
     /// The most HTTP connections open at once (`SCOREFEED_MAX_CONNECTIONS`; default `nil`: derived from the
     /// file-descriptor limit, leaving room for the database connections and files).
     public var maxConnections: Int?
+    /// What a live stream may cost this node: at most `streams.maxClients` streams at once
+    /// (`SCOREFEED_MAX_STREAM_CLIENTS`, default 1000; past it a stream is answered 503 with `Retry-After`),
+    /// and when a client that does not keep up is ended (``StreamLimits``).
+    public var streams = StreamLimits()
 
     public init() {}
 
@@ -57,6 +61,7 @@ public struct ServerConfiguration: Sendable {
         public static let channelInterval = "SCOREFEED_CHANNEL_INTERVAL_SECONDS"
         public static let nodeId = "SCOREFEED_NODE_ID"
         public static let readDatabaseURL = "SCOREFEED_READ_DATABASE_URL"
+        public static let maxStreamClients = "SCOREFEED_MAX_STREAM_CLIENTS"
         public static let headerTimeout = "SCOREFEED_HEADER_TIMEOUT_SECONDS"
         public static let idleTimeout = "SCOREFEED_IDLE_TIMEOUT_SECONDS"
         public static let bodyTimeout = "SCOREFEED_BODY_TIMEOUT_SECONDS"
@@ -116,6 +121,12 @@ public struct ServerConfiguration: Sendable {
                 throw ConfigurationError("\(Variable.channelInterval) must be a number of seconds from 1 to 3600")
             }
             configuration.channelIntervalSeconds = seconds
+        }
+        if let text = env[Variable.maxStreamClients], !text.isEmpty {
+            guard let count = Int(text), (1...100_000).contains(count) else {
+                throw ConfigurationError("\(Variable.maxStreamClients) must be a number of clients from 1 to 100000")
+            }
+            configuration.streams.maxClients = count
         }
         return configuration
     }

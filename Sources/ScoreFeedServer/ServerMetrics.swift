@@ -67,6 +67,12 @@ public final class ServerMetrics: Sendable {
         counter("scorefeed_http_connections_closed_total", [("reason", reason)]).increment(by: count)
     }
 
+    /// A live stream the server ended or refused, by reason: `too-slow` (more changes behind than its
+    /// queue), `not-reading` (a write waited past its deadline), `refused` (at the node's stream limit).
+    func streamEnded(reason: String) {
+        counter("scorefeed_stream_disconnects_total", [("reason", reason)]).increment()
+    }
+
     /// The Prometheus text of every metric, after reading the database gauges.
     /// A replica's log head and how long ago it replayed its last transaction (0 on a primary).
     static func replicaPosition(in session: PostgresSession) throws -> (head: Int, seconds: Double) {

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import ScoreFeedServer
 import ScoreFeedTesting
 import Testing
 
@@ -144,5 +145,173 @@ struct StreamTests {
             let bad = try await server.request(.GET, "/v1/stream", headers: [("Last-Event-ID", "abc")])
             #expect(bad.status == 400)
         }
+    }
+}
+
+/// The value of one series of `GET /metrics` (its name and labels as printed), 0 when absent.
+func metric(_ server: RunningServer, _ series: String) async throws -> Double {
+    let text = try await server.request(.GET, "/metrics").body
+    let line = text.split(separator: "\n").first { $0.hasPrefix(series + " ") }
+    return line.flatMap { Double($0.dropFirst(series.count + 1)) } ?? 0
+}
+
+/// The `version` of a state event's data.
+private func version(_ data: String) -> Int? {
+    ((try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any])?["version"] as? Int
+}
+
+/// Stream limits for a test, checked every 100 ms (the queue unbounded unless given).
+private func streams(
+    maxClients: Int = 1000, queue: Int = 100_000, writeTimeout: Duration = .seconds(60)
+) -> @Sendable (inout ServerConfiguration) -> Void {
+    { configuration in
+        configuration.streams.maxClients = maxClients
+        configuration.streams.queue = queue
+        configuration.streams.writeTimeout = writeTimeout
+        configuration.streams.checkInterval = .milliseconds(100)
+    }
+}
+
+/// A game whose states are large (about 1.3 KB: two 512-character logos), so few changes fill a connection.
+private func largeGame(_ gameId: String) -> String {
+    let logo = "https://example.com/" + String(repeating: "l", count: 492)
+    return """
+        [{"id":"\(gameId)-s","gameId":"\(gameId)","at":"2026-05-01T12:00:00Z","type":"game.scheduled",\
+        "home":{"code":"BOS","name":"Boston Red Sox","logo":"\(logo)"},\
+        "away":{"code":"NYY","name":"New York Yankees","logo":"\(logo)"},"startsAt":"2026-05-01T23:05:00Z"},\
+        \(started(gameId))]
+        """
+}
+
+/// Posts base changes of `gameId` 250 at a time (numbered after `posted`) until `done` holds; returns
+/// how many it posted. The kernel buffers some 3 MB of a connection whose reader stops: a few thousand.
+private func postChanges(
+    _ server: RunningServer, _ gameId: String, until done: () async throws -> Bool
+) async throws -> Int {
+    var posted = 0
+    while try await !done() {
+        try #require(posted < 10_000, "the server did not end the stream")
+        let batch = (posted + 1...posted + 250).map {
+            #"{"id":"\#(gameId)-b\#($0)","gameId":"\#(gameId)","at":"2026-05-01T23:10:00Z","type":"bases.changed","first":\#($0 % 2 == 0)}"#
+        }
+        let reply = try await server.ingest("[" + batch.joined(separator: ",") + "]")
+        #expect(reply.status == 202, "\(reply.body)")
+        posted += 250
+        try await Task.sleep(for: .milliseconds(100))
+    }
+    return posted
+}
+
+@Suite("live stream limits (SSE)")
+struct StreamLimitTests {
+    @Test(
+        "a client that stops reading is ended past its queue, the last line saying why; it resumes missing nothing",
+        .timeLimit(.minutes(2)))
+    func slowClient() async throws {
+        try await withServer(configure: streams(queue: 20)) { server in
+            #expect(try await server.ingest(largeGame("g1")).status == 202)
+            _ = try await server.waitForGame("g1", version: 2)
+            let (items, posted) = try await StreamSocket.with(server, "/v1/games/g1/stream") { stream in
+                #expect(stream.status == 200)
+                let first = try await stream.next()
+                // Stops reading: the changes fill the connection until the server's writes wait.
+                let posted = try await postChanges(server, "g1") {
+                    try await metric(server, #"scorefeed_stream_disconnects_total{reason="too-slow"}"#) >= 1
+                }
+                #expect(try await metric(server, "scorefeed_stream_clients") == 0)
+                return ([first].compactMap { $0 } + (try await stream.rest()), posted)
+            }
+            guard case .comment(let why)? = items.last else {
+                Issue.record("the stream did not end with a comment: \(String(describing: items.last))")
+                return
+            }
+            #expect(why.hasPrefix("too slow: ") && why.hasSuffix(" changes behind; reconnect with Last-Event-ID"))
+            var seen: [(id: Int, version: Int)] = items.compactMap {
+                guard case .event(let id?, let data) = $0, let version = version(data) else { return nil }
+                return (id, version)
+            }
+            #expect(seen.first?.version == 2)
+            #expect(seen.count < posted, "the client was ended before it had everything")
+            // Reconnecting with the last id it saw: every change after it, none missing.
+            let last = try #require(seen.last)
+            let total = posted + 2
+            try await StreamSocket.with(server, "/v1/games/g1/stream", lastEventID: last.id) { stream in
+                while seen.last?.version ?? 0 < total, case .event(let id?, let data)? = try await stream.next() {
+                    seen.append((id, version(data) ?? 0))
+                }
+            }
+            #expect(seen.map(\.version) == Array(2...total))
+            #expect(seen.map(\.id) == seen.map(\.id).sorted())
+        }
+    }
+
+    @Test(
+        "a client that leaves a write waiting past the deadline is cut and its place given back",
+        .timeLimit(.minutes(2)))
+    func notReading() async throws {
+        try await withServer(configure: streams(writeTimeout: .seconds(1))) { server in
+            #expect(try await server.ingest(largeGame("g1")).status == 202)
+            _ = try await server.waitForGame("g1", version: 2)
+            try await StreamSocket.with(server, "/v1/stream") { stream in
+                _ = try await stream.next()
+                #expect(try await metric(server, "scorefeed_stream_clients") == 1)
+                _ = try await postChanges(server, "g1") {
+                    try await metric(server, #"scorefeed_stream_disconnects_total{reason="not-reading"}"#) >= 1
+                }
+                #expect(try await metric(server, "scorefeed_stream_clients") == 0)
+            }
+        }
+    }
+
+    @Test("past the node's stream limit: 503 with Retry-After; a place is free again as soon as a client leaves")
+    func clientLimit() async throws {
+        try await withServer(configure: streams(maxClients: 2)) { server in
+            #expect(try await server.ingest("[\(scheduled("g1"))]").status == 202)
+            _ = try await server.waitForGame("g1", version: 1)
+            try await StreamSocket.with(server, "/v1/stream") { first in
+                _ = try await first.next()
+                try await StreamSocket.with(server, "/v1/games/g1/stream") { second in
+                    _ = try await second.next()
+                    let refused = try await server.request(.GET, "/v1/stream")
+                    #expect(refused.status == 503)
+                    #expect(refused.headers.first(name: "Retry-After") == "5")
+                    #expect(refused.errorCode == "too-many-streams")
+                    #expect(
+                        try await metric(server, #"scorefeed_stream_disconnects_total{reason="refused"}"#) == 1)
+                }
+                try await waitForStreams(server, 1, within: .seconds(2))
+                let again = try await readEvents(server, "/v1/games/g1/stream", count: 1)
+                #expect(again.status == 200 && again.events.count == 1)
+            }
+        }
+    }
+
+    @Test("scorefeed_stream_clients drops as soon as clients leave, not at the next keep-alive")
+    func gaugeDrops() async throws {
+        try await withServer { server in
+            #expect(try await server.ingest("[\(scheduled("g1"))]").status == 202)
+            _ = try await server.waitForGame("g1", version: 1)
+            try await StreamSocket.with(server, "/v1/stream") { first in
+                _ = try await first.next()
+                try await StreamSocket.with(server, "/v1/games/g1/stream", lastEventID: 0) { second in
+                    _ = try await second.next()
+                    #expect(try await metric(server, "scorefeed_stream_clients") == 2)
+                }
+                try await waitForStreams(server, 1, within: .seconds(2))
+            }
+            try await waitForStreams(server, 0, within: .seconds(2))
+            // A client of another library, abandoning its response, is noticed as promptly.
+            _ = try await readEvents(server, "/v1/stream", count: 1)
+            try await waitForStreams(server, 0, within: .seconds(2))
+        }
+    }
+}
+
+/// Waits until `scorefeed_stream_clients` is `count`, failing after `limit`.
+private func waitForStreams(_ server: RunningServer, _ count: Double, within limit: Duration) async throws {
+    let start = ContinuousClock.now
+    while try await metric(server, "scorefeed_stream_clients") != count {
+        try #require(ContinuousClock.now - start < limit, "scorefeed_stream_clients did not reach \(count) in \(limit)")
+        try await Task.sleep(for: .milliseconds(50))
     }
 }
