@@ -33,8 +33,8 @@ public struct ScoreFeedCommand: AsyncParsableCommand {
     /// Parses the arguments as `root` and runs the command, logging to stderr (also the root of
     /// `scorefeed-bench`).
     package static func runRoot(_ root: any ParsableCommand.Type) async {
-        bootstrapLogging()
         do {
+            try bootstrapLogging()
             var command = try root.parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -47,12 +47,24 @@ public struct ScoreFeedCommand: AsyncParsableCommand {
     }
 
     /// Sets up logging on stderr (level from `SCOREFEED_LOG_LEVEL`, default `info`).
-    static func bootstrapLogging() {
-        let level = Runtime.environment["SCOREFEED_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+    /// - Throws: `ValidationError` naming the levels when `SCOREFEED_LOG_LEVEL` is none of them.
+    static func bootstrapLogging() throws {
+        let level = try logLevel(Runtime.environment["SCOREFEED_LOG_LEVEL"])
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }
+    }
+
+    /// The level `text` names (`trace`, `debug`, `info`, `notice`, `warning`, `error`, `critical`, in
+    /// any case); `info` when unset or empty. A misspelt level is refused, never read as `info`.
+    static func logLevel(_ text: String?) throws -> Logger.Level {
+        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return .info }
+        guard let level = Logger.Level(rawValue: text.lowercased()) else {
+            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("SCOREFEED_LOG_LEVEL must be one of \(levels), not \"\(text.prefix(40))\"")
+        }
+        return level
     }
 }

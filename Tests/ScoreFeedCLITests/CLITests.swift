@@ -120,6 +120,20 @@ struct CLITests {
         }
     }
 
+    @Test("SCOREFEED_LOG_LEVEL: trace and any case are levels; a misspelt level is refused, not read as info")
+    func logLevels() async throws {
+        var cli = CLI(databaseURL: "postgresql://unused")
+        for (level, status) in [("trace", 0), ("Debug", 0), ("verbose", 64), ("warn", 64)] {
+            cli.environment["SCOREFEED_LOG_LEVEL"] = level
+            let run = try await cli.run("--version")
+            #expect(run.status == Int32(status), "\(level): \(run.stderr)")
+            if status != 0 {
+                #expect(run.stderr.contains("SCOREFEED_LOG_LEVEL must be one of trace, debug, info"), "\(run.stderr)")
+                #expect(run.stdout.isEmpty)
+            }
+        }
+    }
+
     @Test("a copied binary migrates a database from any folder; the embedded cluster's place does not depend on it")
     func runsAnywhere() async throws {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("scorefeed-\(UUID().uuidString)").path
