@@ -106,6 +106,7 @@ final class ConnectionWatch {
     private var id: Int?
     private var waiting = true
     private var timer: (task: Scheduled<Void>, at: NIODeadline)?
+    private var stopped = false
 
     init(channel: any Channel, registry: ConnectionRegistry) {
         self.channel = channel
@@ -116,7 +117,6 @@ final class ConnectionWatch {
     /// Counts the connection (closing it when it is refused) and starts its header timeout.
     func start() {
         guard let id = registry.admit(channel) else {
-            _ = machine.receive(.inputEnded, at: .now())
             channel.close(promise: nil)
             return
         }
@@ -139,13 +139,14 @@ final class ConnectionWatch {
 
     /// Stops the timer (the connection closed).
     func stop() {
+        stopped = true
         timer?.task.cancel()
         timer = nil
     }
 
     /// Sets the timer to the machine's deadline and tells the registry whether the connection waits.
     private func synchronise() {
-        guard let id else { return }
+        guard let id, !stopped else { return }
         if machine.isWaitingForRequest != waiting {
             waiting.toggle()
             registry.waiting(id, waiting)

@@ -118,7 +118,9 @@ public struct ScoreFeedServer: Sendable {
         let application = Application(
             router: router(), server: ConnectionLimits.server(configuration, metrics: metrics, logger: logger),
             configuration: .init(
-                address: .hostname(configuration.host, port: configuration.port), serverName: "ScoreFeed"),
+                address: .hostname(configuration.host, port: configuration.port), serverName: "ScoreFeed",
+                // A flood of connections must not overflow the accept queue: a dropped SYN costs a client 1 s.
+                backlog: 4096),
             onServerRunning: { channel in await listening(channel.localAddress?.port ?? 0) },
             logger: logger)
         // Stopped in reverse order: delivery first (it needs only the database: its round in flight

@@ -115,6 +115,28 @@ struct ConnectionLimitTests {
         }
     }
 
+    @Test("at the cap with every connection busy, a new one is closed and the server keeps accepting")
+    func capRefusesWhenAllBusy() async throws {
+        try await withServer(configure: timeouts(cap: 2)) { server in
+            var streams: [RawConnection] = []
+            for _ in 0..<2 {
+                let raw = try await RawConnection.open(server.base)
+                try await raw.send("GET /v1/stream HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                #expect(try await raw.waitFor("HTTP/1.1 200"))
+                streams.append(raw)
+            }
+            let refused = try await RawConnection.open(server.base)
+            #expect(try await refused.closes(within: .seconds(2)))
+            #expect(refused.text.isEmpty)
+            await streams[0].close()
+            try await Task.sleep(for: .milliseconds(200))
+            let metrics = try await server.request(.GET, "/metrics").body
+            #expect(value(of: #"scorefeed_http_connections_closed_total{reason="refused"}"#, in: metrics) == 1)
+            #expect(streams[1].channel.isActive)
+            await streams[1].close()
+        }
+    }
+
     @Test("a 413 answer closes the connection without waiting for the announced body")
     func tooLargeCloses() async throws {
         try await withServer { server in
