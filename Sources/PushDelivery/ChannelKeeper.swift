@@ -27,12 +27,14 @@ public enum ChannelError: Error, Sendable, Equatable, CustomStringConvertible {
 /// use (No Message Storage, as Apple advises for sports scores). Idempotent: two requests at once
 /// get the same channel (the loser's extra channel is deleted at Apple).
 public enum ChannelKeeper {
-    /// The game's open channel in the environment, created when it has none.
+    /// The game's open channel of `app` in the environment, created when it has none (each app has its
+    /// own: Apple keeps channels per bundle id).
     public static func channel(
-        gameId: String, environment: PushEnvironment, client: APNsChannelClient, database: some PostgresTransactor
+        gameId: String, environment: PushEnvironment, app: String = AppName.default, client: APNsChannelClient,
+        database: some PostgresTransactor
     ) async throws -> StoredChannel {
         let existing = try await database.transaction { tx -> StoredChannel? in
-            if let open = try Channels.open(gameId: gameId, environment: environment, in: tx) { return open }
+            if let open = try Channels.open(gameId: gameId, environment: environment, app: app, in: tx) { return open }
             guard try EventLog.hasStream(gameId, in: tx) else { throw ChannelError.unknownGame(gameId) }
             let open = try Channels.openCount(environment: environment, in: tx)
             guard open < Channels.maximumOpen else { throw ChannelError.full(environment: environment, open: open) }
@@ -49,11 +51,13 @@ public enum ChannelKeeper {
         }
         let (stored, won) = try await database.transaction { tx -> (StoredChannel, Bool) in
             try Channels.lock(gameId: gameId, in: tx)
-            if let open = try Channels.open(gameId: gameId, environment: environment, in: tx) { return (open, false) }
+            if let open = try Channels.open(gameId: gameId, environment: environment, app: app, in: tx) {
+                return (open, false)
+            }
             return (
                 try Channels.insert(
                     gameId: gameId, environment: environment, channelId: id,
-                    storagePolicy: APNsChannelClient.noMessageStorage, in: tx), true
+                    storagePolicy: APNsChannelClient.noMessageStorage, app: app, in: tx), true
             )
         }
         if !won { _ = await client.delete(id) }
@@ -92,6 +96,6 @@ public enum ChannelKeeper {
         let channelId = stale.channelId
         _ = try await database.transaction { try Channels.markDeleted(channelId: channelId, reason: reason, in: $0) }
         return try await channel(
-            gameId: stale.gameId, environment: stale.environment, client: client, database: database)
+            gameId: stale.gameId, environment: stale.environment, app: stale.app, client: client, database: database)
     }
 }

@@ -38,6 +38,8 @@ struct ActivityCommand: AsyncParsableCommand {
 
         @OptionGroup var fcm: FCMAddressOptions
 
+        @OptionGroup var app: AppOption
+
         func run() async throws {
             guard let bundle = bundleId ?? Runtime.environment["SCOREFEED_APNS_BUNDLE_ID"], !bundle.isEmpty else {
                 throw ValidationError("give --bundle-id or set SCOREFEED_APNS_BUNDLE_ID")
@@ -49,19 +51,26 @@ struct ActivityCommand: AsyncParsableCommand {
                 throw ValidationError(error.description)
             }
             let registered = try Runtime.time(at: at)
-            let (game, token, environment, frequent, registeredAt, allowUnknown) = (
-                game, token, sandbox ? PushEnvironment.sandbox : .production, frequent, registered, allowUnknownGame
+            let (game, token, environment, frequent, registeredAt, allowUnknown, app) = (
+                game, token, sandbox ? PushEnvironment.sandbox : .production, frequent, registered, allowUnknownGame,
+                app.name
             )
             let connection = try await Runtime.openDatabase()
-            let activity = try await connection.transaction { session in
-                guard try allowUnknown || EventLog.hasStream(game, in: session) else {
-                    throw CLIError(
-                        "no game \"\(game)\" yet: no message of it has arrived; register after the provider's "
-                            + "game.scheduled, or pass --allow-unknown-game if the provider will announce it later")
+            let activity: Activity
+            do {
+                activity = try await connection.transaction { session in
+                    guard try allowUnknown || EventLog.hasStream(game, in: session) else {
+                        throw CLIError(
+                            "no game \"\(game)\" yet: no message of it has arrived; register after the provider's "
+                                + "game.scheduled, or pass --allow-unknown-game if the provider will announce it later")
+                    }
+                    return try Activities.register(
+                        gameId: game, token: token, environment: environment, bundleId: bundle,
+                        frequentUpdates: frequent, fcm: fcm, app: app, at: registeredAt, in: session)
                 }
-                return try Activities.register(
-                    gameId: game, token: token, environment: environment, bundleId: bundle, frequentUpdates: frequent,
-                    fcm: fcm, at: registeredAt, in: session)
+            } catch let refusal as RegistrationRefusal {
+                await connection.close()
+                throw CLIError(refusal.description)
             }
             await connection.close()
             let via = activity.fcm.map(\.throughFCM) ?? ""
@@ -81,10 +90,12 @@ struct ActivityCommand: AsyncParsableCommand {
         @Flag(help: "Print one JSON array.")
         var json = false
 
+        @OptionGroup var app: AppFilter
+
         func run() async throws {
-            let game = self.game
+            let (game, app) = (self.game, self.app.name)
             let connection = try await Runtime.openDatabase()
-            let activities = try await connection.withSession { try Activities.list(gameId: game, in: $0) }
+            let activities = try await connection.withSession { try Activities.list(gameId: game, app: app, in: $0) }
             await connection.close()
             if json {
                 var objects: [[String: Any]] = []
@@ -94,6 +105,7 @@ struct ActivityCommand: AsyncParsableCommand {
                         "environment": activity.environment.rawValue, "bundleId": activity.bundleId,
                         "frequentUpdates": activity.frequentUpdates, "active": activity.active,
                         "registeredAt": rfc3339(activity.registeredAt), "route": activity.route.rawValue,
+                        "app": activity.app,
                     ]
                     object["fcmToken"] = activity.fcm?.token ?? NSNull()
                     object["fid"] = activity.fcm?.fid ?? NSNull()
@@ -113,13 +125,13 @@ struct ActivityCommand: AsyncParsableCommand {
             let rows = activities.map { a in
                 [
                     String(a.id), a.gameId, String(a.pushToken.prefix(12)) + "…", a.environment.rawValue, a.bundleId,
-                    a.route.rawValue, a.frequentUpdates ? "yes" : "no",
+                    a.app, a.route.rawValue, a.frequentUpdates ? "yes" : "no",
                     a.active ? "active" : "inactive (\(a.deactivatedReason ?? ""))",
                 ]
             }
             Output.write(
                 Table.render(
-                    header: ["ID", "GAME", "TOKEN", "ENV", "BUNDLE", "ROUTE", "FREQUENT", "STATE"], rows: rows))
+                    header: ["ID", "GAME", "TOKEN", "ENV", "BUNDLE", "APP", "ROUTE", "FREQUENT", "STATE"], rows: rows))
         }
     }
 
@@ -134,11 +146,13 @@ struct ActivityCommand: AsyncParsableCommand {
         @Flag(help: "Print one JSON object.")
         var json = false
 
+        @OptionGroup var app: AppFilter
+
         func run() async throws {
-            let token = self.token
+            let (token, app) = (self.token, self.app.name)
             let connection = try await Runtime.openDatabase()
             let delivery = try await connection.withSession {
-                try Activities.delivery(token: token, now: Date(), policy: ThrottlePolicy(), in: $0)
+                try Activities.delivery(token: token, app: app, now: Date(), policy: ThrottlePolicy(), in: $0)
             }
             await connection.close()
             guard let delivery else { throw CLIError("no activity with token \(token.prefix(16))…") }
@@ -198,11 +212,13 @@ struct ActivityCommand: AsyncParsableCommand {
         @Argument(help: "The activity's push token.")
         var token: String
 
+        @OptionGroup var app: AppFilter
+
         func run() async throws {
-            let token = self.token
+            let (token, app) = (self.token, self.app.name)
             let connection = try await Runtime.openDatabase()
             let removed = try await connection.withSession {
-                try Activities.deactivate(token: token, reason: "removed", in: $0)
+                try Activities.deactivate(token: token, app: app, reason: "removed", in: $0)
             }
             await connection.close()
             guard removed else { throw CLIError("no active activity with token \(token.prefix(16))…") }

@@ -32,6 +32,8 @@ struct ChannelCommand: AsyncParsableCommand {
 
         @OptionGroup var apns: APNsOptions
 
+        @OptionGroup var app: AppOption
+
         func run() async throws {
             guard apns.isConfigured else {
                 throw CLIError(
@@ -45,7 +47,7 @@ struct ChannelCommand: AsyncParsableCommand {
             do {
                 result = .success(
                     try await ChannelKeeper.channel(
-                        gameId: game, environment: environment, client: clients.channels(environment),
+                        gameId: game, environment: environment, app: app.name, client: clients.channels(environment),
                         database: connection))
             } catch {
                 result = .failure(error)
@@ -62,7 +64,7 @@ struct ChannelCommand: AsyncParsableCommand {
                 let object: [String: Any] = [
                     "gameId": channel.gameId, "environment": channel.environment.rawValue,
                     "channelId": channel.channelId, "storagePolicy": channel.storagePolicy,
-                    "createdAt": rfc3339(channel.createdAt),
+                    "createdAt": rfc3339(channel.createdAt), "app": channel.app,
                 ]
                 let data = try JSONSerialization.data(
                     withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
@@ -79,9 +81,12 @@ struct ChannelCommand: AsyncParsableCommand {
         @Flag(help: "Print one JSON array.")
         var json = false
 
+        @OptionGroup var app: AppFilter
+
         func run() async throws {
+            let app = self.app.name
             let connection = try await Runtime.openDatabase()
-            let channels = try await connection.withSession { try Channels.list(in: $0) }
+            let channels = try await connection.withSession { try Channels.list(app: app, in: $0) }
             await connection.close()
             if json {
                 let objects: [[String: Any]] = channels.map { channel in
@@ -89,7 +94,7 @@ struct ChannelCommand: AsyncParsableCommand {
                         "gameId": channel.gameId, "environment": channel.environment.rawValue,
                         "channelId": channel.channelId, "createdAt": rfc3339(channel.createdAt),
                         "deletedAt": channel.deletedAt.map { rfc3339($0) as Any } ?? NSNull(),
-                        "deletedReason": channel.deletedReason as Any? ?? NSNull(),
+                        "deletedReason": channel.deletedReason as Any? ?? NSNull(), "app": channel.app,
                     ]
                 }
                 let data = try JSONSerialization.data(
@@ -103,11 +108,12 @@ struct ChannelCommand: AsyncParsableCommand {
             }
             let rows = channels.map { channel in
                 [
-                    channel.channelId, channel.gameId, channel.environment.rawValue, rfc3339(channel.createdAt),
+                    channel.channelId, channel.gameId, channel.environment.rawValue, channel.app,
+                    rfc3339(channel.createdAt),
                     channel.deletedAt.map { "\(rfc3339($0)) (\(channel.deletedReason ?? ""))" } ?? "",
                 ]
             }
-            Output.write(Table.render(header: ["CHANNEL", "GAME", "ENV", "CREATED", "DELETED"], rows: rows))
+            Output.write(Table.render(header: ["CHANNEL", "GAME", "ENV", "APP", "CREATED", "DELETED"], rows: rows))
         }
     }
 }

@@ -38,6 +38,8 @@ struct DeviceCommand: AsyncParsableCommand {
 
         @OptionGroup var fcm: FCMAddressOptions
 
+        @OptionGroup var app: AppOption
+
         func run() async throws {
             guard let bundle = bundleId ?? Runtime.environment["SCOREFEED_APNS_BUNDLE_ID"], !bundle.isEmpty else {
                 throw CLIError("give --bundle-id or set SCOREFEED_APNS_BUNDLE_ID")
@@ -48,18 +50,21 @@ struct DeviceCommand: AsyncParsableCommand {
             let (token, environment, channels) = (
                 startToken, sandbox ? PushEnvironment.sandbox : .production, self.channels
             )
-            let at = registeredAt
+            let (at, app) = (registeredAt, app.name)
             let connection = try await Runtime.openDatabase()
             let device: Device
             do {
                 device = try await connection.withSession { session in
                     try Devices.register(
                         startToken: token, follows: follows, environment: environment, bundleId: bundle,
-                        channels: channels, fcm: fcm, at: at, in: session)
+                        channels: channels, fcm: fcm, app: app, at: at, in: session)
                 }
             } catch let error as ActivityError {
                 await connection.close()
                 throw CLIError("\(error)")
+            } catch let refusal as RegistrationRefusal {
+                await connection.close()
+                throw CLIError(refusal.description)
             }
             await connection.close()
             Output.line(
@@ -72,9 +77,12 @@ struct DeviceCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the push-to-start devices.")
 
+        @OptionGroup var app: AppFilter
+
         func run() async throws {
+            let app = self.app.name
             let connection = try await Runtime.openDatabase()
-            let devices = try await connection.withSession { try Devices.list(in: $0) }
+            let devices = try await connection.withSession { try Devices.list(app: app, in: $0) }
             await connection.close()
             guard !devices.isEmpty else {
                 Output.line("no devices registered")
@@ -82,10 +90,10 @@ struct DeviceCommand: AsyncParsableCommand {
             }
             Output.write(
                 Table.render(
-                    header: ["ID", "TOKEN", "ENV", "FOLLOWS", "CHANNELS", "ROUTE", "STATE"],
+                    header: ["ID", "TOKEN", "ENV", "APP", "FOLLOWS", "CHANNELS", "ROUTE", "STATE"],
                     rows: devices.map {
                         [
-                            String($0.id), String($0.startToken.prefix(12)) + "…", $0.environment.rawValue,
+                            String($0.id), String($0.startToken.prefix(12)) + "…", $0.environment.rawValue, $0.app,
                             $0.follows.joined(separator: ","), $0.channels ? "yes" : "no",
                             $0.fcm == nil ? "apns" : "fcm",
                             $0.active ? "active" : "inactive",

@@ -33,6 +33,8 @@ struct FollowerCommand: AsyncParsableCommand {
         @Flag(help: "Follow although no message of the game arrived yet (the provider will announce it later).")
         var allowUnknownGame = false
 
+        @OptionGroup var app: AppOption
+
         func run() async throws {
             let address = FollowerCommand.address(token, fid: fid)
             do {
@@ -42,7 +44,7 @@ struct FollowerCommand: AsyncParsableCommand {
                 throw ValidationError(error.description)
             }
             let followedAt = try Runtime.time(at: at)
-            let (game, allowUnknown, time) = (game, allowUnknownGame, followedAt)
+            let (game, allowUnknown, time, app) = (game, allowUnknownGame, followedAt, app.name)
             let connection = try await Runtime.openDatabase()
             let follower: Follower
             let started: Bool
@@ -53,9 +55,12 @@ struct FollowerCommand: AsyncParsableCommand {
                             "no game \"\(game)\" yet: no message of it has arrived; follow after the provider's "
                                 + "game.scheduled, or pass --allow-unknown-game if the provider will announce it later")
                     }
-                    return try Followers.follow(gameId: game, fcm: address, at: time, in: session)
+                    return try Followers.follow(gameId: game, fcm: address, app: app, at: time, in: session)
                 }
             } catch let refusal as Followers.Refusal {
+                await connection.close()
+                throw CLIError(refusal.description)
+            } catch let refusal as RegistrationRefusal {
                 await connection.close()
                 throw CLIError(refusal.description)
             }
@@ -75,10 +80,12 @@ struct FollowerCommand: AsyncParsableCommand {
         @Flag(help: "Print one JSON array.")
         var json = false
 
+        @OptionGroup var app: AppFilter
+
         func run() async throws {
-            let game = self.game
+            let (game, app) = (self.game, self.app.name)
             let connection = try await Runtime.openDatabase()
-            let followers = try await connection.withSession { try Followers.list(gameId: game, in: $0) }
+            let followers = try await connection.withSession { try Followers.list(gameId: game, app: app, in: $0) }
             await connection.close()
             if json {
                 Output.line(JSONValue.array(followers.map(\.jsonValue)).serialized())
@@ -108,11 +115,13 @@ struct FollowerCommand: AsyncParsableCommand {
         @Argument(help: "The device's FCM registration token or installation id.")
         var token: String
 
+        @OptionGroup var app: AppFilter
+
         func run() async throws {
-            let (game, token) = (game, token)
+            let (game, token, app) = (game, token, app.name)
             let connection = try await Runtime.openDatabase()
             let removed = try await connection.withSession {
-                try Followers.unfollow(gameId: game, fcmToken: token, in: $0)
+                try Followers.unfollow(gameId: game, fcmToken: token, app: app, in: $0)
             }
             await connection.close()
             guard removed else { throw CLIError("device \(token.prefix(8))… does not follow game \(game)") }

@@ -13,7 +13,7 @@ struct ActivityRoutes {
 
     /// `POST /v1/devices`: a device's push-to-start token and the teams (or game ids) the fan follows.
     func registerDevice(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        try authorize(request)
+        let app = try authorize(request)
         guard request.mediaType == "application/json" else {
             throw APIError(.unsupportedMediaType, "unsupported-media-type", "send the device as application/json")
         }
@@ -31,6 +31,7 @@ struct ActivityRoutes {
             throw Self.invalid("environment", "must be \"production\" or \"sandbox\"")
         }
         let bundleId = try fields.string("bundleId")
+        try Self.requireBundle(bundleId, of: app)
         let channels = try fields.bool("channels", default: false)
         let fcm = try Self.fcmAddress(fields, required: false)
         let pool = try await database.ready().pool
@@ -39,10 +40,12 @@ struct ActivityRoutes {
             device = try await pool.transaction { tx in
                 try Devices.register(
                     startToken: token, follows: follows, environment: environment, bundleId: bundleId,
-                    channels: channels, fcm: fcm, at: Date(), in: tx)
+                    channels: channels, fcm: fcm, app: app.name, at: Date(), in: tx)
             }
         } catch let error as ActivityError {
             throw Self.invalid(error.field, error.reason)
+        } catch let refusal as RegistrationRefusal {
+            throw Self.refused(refusal)
         }
         return .json(
             .object(
@@ -56,13 +59,13 @@ struct ActivityRoutes {
 
     /// `GET /v1/activities/{token}`: what became of the activity's pushes.
     func show(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        try authorize(request)
+        let app = try authorize(request).name
         let token = try Self.token(context)
         let policy = planner.policy
         let pool = try await database.ready().pool
         guard
             let delivery = try await pool.withSession({
-                try Activities.delivery(token: token, now: Date(), policy: policy, in: $0)
+                try Activities.delivery(token: token, app: app, now: Date(), policy: policy, in: $0)
             })
         else { throw APIError.notFound("no activity has this push token") }
         return .json(Self.json(delivery))
@@ -71,7 +74,7 @@ struct ActivityRoutes {
     /// `PATCH /v1/activities/{token}` `{"frequentUpdates": bool}`: the app reports ActivityKit's
     /// `frequentPushesEnabled`; the budget follows at once.
     func update(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        try authorize(request)
+        let app = try authorize(request).name
         let token = try Self.token(context)
         guard request.mediaType == "application/json" else {
             throw APIError(.unsupportedMediaType, "unsupported-media-type", "send the change as application/json")
@@ -87,14 +90,14 @@ struct ActivityRoutes {
         let (planner, pool) = (self.planner, try await database.ready().pool)
         guard
             let activity = try await pool.transaction({
-                try Activities.setFrequentUpdates(token: token, frequent, planner: planner, in: $0)
+                try Activities.setFrequentUpdates(token: token, app: app, frequent, planner: planner, in: $0)
             })
         else { throw APIError.notFound("no active activity has this push token") }
         return .json(Self.json(activity))
     }
 
     func register(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        try authorize(request)
+        let app = try authorize(request)
         let gameId = try context.parameters.require("id")
         guard request.mediaType == "application/json" else {
             throw APIError(.unsupportedMediaType, "unsupported-media-type", "send the registration as application/json")
@@ -118,6 +121,12 @@ struct ActivityRoutes {
         } catch {
             throw Self.invalid(error.field, error.reason)
         }
+        do {
+            _ = try startToken.map(Activities.normalizedToken)
+        } catch {
+            throw Self.invalid("startToken", error.reason)
+        }
+        try Self.requireBundle(bundleId, of: app)
         let pool = try await database.ready().pool
         let activity: Activity
         do {
@@ -129,24 +138,25 @@ struct ActivityRoutes {
                 }
                 let activity = try Activities.register(
                     gameId: gameId, token: token, environment: environment, bundleId: bundleId,
-                    frequentUpdates: frequent, fcm: fcm, at: Date(), in: tx)
+                    frequentUpdates: frequent, fcm: fcm, app: app.name, at: Date(), in: tx)
                 if let startToken {
-                    try Devices.joinStart(startToken: startToken, gameId: gameId, activityId: activity.id, in: tx)
+                    try Devices.joinStart(
+                        startToken: startToken, gameId: gameId, activityId: activity.id, app: app.name, in: tx)
                 }
                 return activity
             }
-        } catch let error as ActivityError {
-            throw APIError(.conflict, "token-in-use", error.description)
+        } catch let refusal as RegistrationRefusal {
+            throw Self.refused(refusal)
         }
         return .json(Self.json(activity), status: .created)
     }
 
     func remove(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        try authorize(request)
+        let app = try authorize(request).name
         let token = try Self.token(context)
         let pool = try await database.ready().pool
         let removed = try await pool.transaction { tx in
-            try Activities.deactivate(token: token, reason: "removed by the app", in: tx)
+            try Activities.deactivate(token: token, app: app, reason: "removed by the app", in: tx)
         }
         guard removed else { throw APIError.notFound("no active activity has this push token") }
         return Response(status: .noContent)
@@ -196,11 +206,38 @@ struct ActivityRoutes {
         return .object(members)
     }
 
-    func authorize(_ request: Request) throws {
-        guard try Credentials.presentsKey(request, anyOf: configuration.appKeys, kind: "an app key") else {
-            var error = APIError(.unauthorized, "unauthorized", "send `Authorization: Bearer <app key>`")
-            error.headers[.wwwAuthenticate] = "Bearer"
-            throw error
+    /// The app whose key the request presents: a 401 without a key, a 403 with a key of no app.
+    @discardableResult
+    func authorize(_ request: Request) throws -> AppSettings {
+        try Credentials.requireApp(request, in: configuration.appKeys)
+    }
+
+    /// A 400 naming `bundleId` when the app lists its bundle ids and this is not one of them.
+    static func requireBundle(_ bundleId: String, of app: AppSettings) throws {
+        guard app.bundleIds.isEmpty || app.bundleIds.contains(bundleId) else {
+            throw invalid("bundleId", "is not a bundle id of this app (\(app.bundleIds.joined(separator: ", ")))")
+        }
+    }
+
+    /// A refused registration as answered: 409 for a token of another app or game and for a game that
+    /// is over (`game-over`, with how it ended), 404 for an unknown start token; each naming its field.
+    static func refused(_ refusal: RegistrationRefusal) -> APIError {
+        var problem: [String: JSONValue] = ["field": .string(refusal.field), "reason": .string(refusal.description)]
+        switch refusal {
+        case .otherApp, .otherGame:
+            return APIError(.conflict, "token-in-use", refusal.description, details: .array([.object(problem)]))
+        case .unknownStartToken:
+            return APIError(.notFound, "unknown-start-token", refusal.description, details: .array([.object(problem)]))
+        case .gameOver(let end):
+            problem["reason"] = .string("the game is over")
+            problem["gameId"] = .string(end.gameId)
+            problem["status"] = .string(end.status.rawValue)
+            problem["home"] = .string(end.home)
+            problem["away"] = .string(end.away)
+            problem["homeScore"] = .int(end.homeScore)
+            problem["awayScore"] = .int(end.awayScore)
+            problem["endedAt"] = .string(rfc3339(end.at))
+            return APIError(.conflict, "game-over", end.description, details: .array([.object(problem)]))
         }
     }
 

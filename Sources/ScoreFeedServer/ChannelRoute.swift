@@ -7,19 +7,21 @@ import ScoreStore
 
 /// `GET /v1/games/{id}/channel[?environment=production|sandbox]`: the game's broadcast channel id
 /// (base64, as the app passes it to ActivityKit), created through Apple's channel management API on
-/// first use. With an app key.
+/// first use. With an app key: each app has its own channel of a game (Apple keeps channels per
+/// bundle id), which another app's key never sees.
 struct ChannelRoute {
     let configuration: ServerConfiguration
     let database: Database
     let channels: (@Sendable (PushEnvironment) -> APNsChannelClient)?
 
     func handle(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        guard try Credentials.presentsKey(request, anyOf: configuration.appKeys, kind: "an app key") else {
-            var error = APIError(.unauthorized, "unauthorized", "send `Authorization: Bearer <app key>`")
-            error.headers[.wwwAuthenticate] = "Bearer"
-            throw error
-        }
+        let app = try Credentials.requireApp(request, in: configuration.appKeys).name
         let gameId = try context.parameters.require("id")
+        do {
+            try Activities.validate(gameId: gameId)
+        } catch {
+            throw ActivityRoutes.invalid(error.field, error.reason)
+        }
         let name = request.uri.queryParameters.get("environment") ?? PushEnvironment.production.rawValue
         guard let environment = PushEnvironment(rawValue: name) else {
             throw APIError(
@@ -35,7 +37,7 @@ struct ChannelRoute {
         let pool = try await database.ready().pool
         do {
             let channel = try await ChannelKeeper.channel(
-                gameId: gameId, environment: environment, client: channels(environment), database: pool)
+                gameId: gameId, environment: environment, app: app, client: channels(environment), database: pool)
             return .json(Self.json(channel))
         } catch let error as ChannelError {
             switch error {

@@ -31,16 +31,41 @@ enum Credentials {
         return true
     }
 
-    /// Whether `candidate` is one of `keys`. Every key is compared, each through a digest of fixed
-    /// length, so neither the time taken nor an early exit tells how much of a key matched.
+    /// Whether `candidate` is one of `keys`, compared as ``index(of:in:)`` compares.
     static func matches(_ candidate: String, anyOf keys: [String]) -> Bool {
-        let digest = SHA256.hash(data: Data(candidate.utf8))
-        var found = false
-        for key in keys {
-            let keyDigest = SHA256.hash(data: Data(key.utf8))
-            found = constantTimeEqual(Array(digest), Array(keyDigest)) || found
+        index(of: candidate, in: keys) != nil
+    }
+
+    /// Where `candidate` is in `keys`. Every key is compared, each through a digest of fixed length,
+    /// so neither the time taken nor an early exit tells how much of a key matched.
+    static func index(of candidate: String, in keys: [String]) -> Int? {
+        let digest = Array(SHA256.hash(data: Data(candidate.utf8)))
+        var found: Int?
+        for (index, key) in keys.enumerated() {
+            let equal = constantTimeEqual(digest, Array(SHA256.hash(data: Data(key.utf8))))
+            if equal { found = index }
         }
         return found
+    }
+
+    /// The app whose key the request presents as its bearer key: `nil` when it has no bearer key at
+    /// all; a 403 when it has a key of no app.
+    static func app(_ request: Request, in apps: AppKeys) throws -> AppSettings? {
+        guard let key = bearer(request.headers[.authorization]) else { return nil }
+        guard let app = apps.app(presenting: key) else {
+            throw APIError(.forbidden, "forbidden", "this bearer key is not an app key")
+        }
+        return app
+    }
+
+    /// The app of a request that must present an app key: a 401 without one, a 403 with another key.
+    static func requireApp(_ request: Request, in apps: AppKeys) throws -> AppSettings {
+        guard let app = try app(request, in: apps) else {
+            var error = APIError(.unauthorized, "unauthorized", "send `Authorization: Bearer <app key>`")
+            error.headers[.wwwAuthenticate] = "Bearer"
+            throw error
+        }
+        return app
     }
 
     /// What a signed request's headers amount to.

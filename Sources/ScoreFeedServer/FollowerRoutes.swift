@@ -11,7 +11,7 @@ struct FollowerRoutes {
 
     /// `POST /v1/followers` `{"gameId", "fcmToken" | "fid", "at"?, "allowUnknownGame"?}`.
     func follow(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        try activities.authorize(request)
+        let app = try activities.authorize(request).name
         guard request.mediaType == "application/json" else {
             throw APIError(.unsupportedMediaType, "unsupported-media-type", "send the follow as application/json")
         }
@@ -43,10 +43,13 @@ struct FollowerRoutes {
                         "no game \"\(gameId)\" yet: no message of it has arrived; send \"allowUnknownGame\": true "
                             + "if the provider will announce it later")
                 }
-                return try Followers.follow(gameId: gameId, fcm: address, at: followedAt, policy: policy, in: tx)
+                return try Followers.follow(
+                    gameId: gameId, fcm: address, app: app, at: followedAt, policy: policy, in: tx)
             }
         } catch let refusal as Followers.Refusal {
             throw APIError(.conflict, "too-many-games", refusal.description)
+        } catch let refusal as RegistrationRefusal {
+            throw ActivityRoutes.refused(refusal)
         }
         // 201 when this request started the follow, 200 when the device already followed the game.
         return .json(follower.jsonValue, status: started ? .created : .ok)
@@ -54,7 +57,7 @@ struct FollowerRoutes {
 
     /// `GET /v1/followers?gameId=…`: the followers (of one game), active first.
     func list(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        try activities.authorize(request)
+        let app = try activities.authorize(request).name
         let gameId = request.uri.queryParameters.get("gameId")
         if let gameId {
             do {
@@ -64,20 +67,25 @@ struct FollowerRoutes {
             }
         }
         let pool = try await database.ready().pool
-        let followers = try await pool.withSession { try Followers.list(gameId: gameId, in: $0) }
+        let followers = try await pool.withSession { try Followers.list(gameId: gameId, app: app, in: $0) }
         return .json(.array(followers.map(\.jsonValue)))
     }
 
     /// `DELETE /v1/followers?gameId=…&fcmToken=…` (or `&fid=…`, or the same as a JSON body): the device
     /// stops following (unpin).
     func unfollow(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        try activities.authorize(request)
-        // The follow is named by the query (`?gameId=…&fcmToken=…` or `&fid=…`), or by a JSON body.
+        let app = try activities.authorize(request).name
+        // The follow is named by the query (`?gameId=…&fcmToken=…` or `&fid=…`), or by a JSON body;
+        // with neither, gameId is what is missing first.
         let query = request.uri.queryParameters
+        let names = ["gameId", "fcmToken", "fid"]
+        let body =
+            names.contains(where: { query.get($0) != nil })
+            ? Data() : try await request.collectBody(upTo: 16 * 1024, what: "an unfollow")
         let fields: ActivityRoutes.Fields
-        if query.get("gameId") != nil {
+        if body.isEmpty {
             var members: [String: JSONValue] = [:]
-            for name in ["gameId", "fcmToken", "fid"] { members[name] = query.get(name).map(JSONValue.string) }
+            for name in names { members[name] = query.get(name).map(JSONValue.string) }
             fields = ActivityRoutes.Fields(members: members)
         } else {
             guard request.mediaType == "application/json" else {
@@ -85,15 +93,17 @@ struct FollowerRoutes {
                     .unsupportedMediaType, "unsupported-media-type",
                     "name the follow with ?gameId=…&fcmToken=… or send it as application/json")
             }
-            fields = try ActivityRoutes.fields(try await request.collectBody(upTo: 16 * 1024, what: "an unfollow"))
+            fields = try ActivityRoutes.fields(body)
         }
         let gameId = try fields.string("gameId")
         let address = try ActivityRoutes.fcmAddress(fields, required: true)!
         let pool = try await database.ready().pool
         let removed = try await pool.transaction {
-            try Followers.unfollow(gameId: gameId, fcmToken: address.value, in: $0)
+            try Followers.unfollow(gameId: gameId, fcmToken: address.value, app: app, in: $0)
         }
-        guard removed else { throw APIError.notFound("this device does not follow game \"\(gameId)\"") }
+        guard removed else {
+            throw APIError.notFound("this device does not follow game \"\(gameId.clipped())\"")
+        }
         return Response(status: .noContent)
     }
 }

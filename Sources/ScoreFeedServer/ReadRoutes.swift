@@ -10,8 +10,9 @@ import ScoreStore
 /// `scorefeed game --json`; every list is in a stable order.
 struct ReadRoutes {
     let database: Database
-    /// Keys that may see push tokens in full (`SCOREFEED_APP_KEYS`); other readers see them shortened.
-    let appKeys: [String]
+    /// The apps, whose keys see their own pushes with push tokens in full (`SCOREFEED_APP_KEYS`);
+    /// other readers see every push with its tokens shortened.
+    let appKeys: AppKeys
 
     /// `GET /v1/games[?status=live][&date=2019-04-01]`: the games, most recently scheduled first.
     func games(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -39,7 +40,7 @@ struct ReadRoutes {
         let gameId = try context.parameters.require("id")
         let pool = try await database.ready().reads
         guard let state = try await pool.withSession({ try ScoreProjection.load(gameId, in: $0) }) else {
-            throw APIError.notFound("no game \"\(gameId)\"")
+            throw APIError.notFound("no game \"\(gameId.clipped())\"")
         }
         return .json(raw: state.canonicalJSON())
     }
@@ -70,19 +71,22 @@ struct ReadRoutes {
 
     /// `GET /v1/games/{id}/pushes[?after=ID][&limit=N]`: the Live Activity pushes of the game's
     /// activities: planned (waiting in the outbox), sent, or failed, with APNs' last answer. Push
-    /// tokens are shortened as in the logs (`80a1f3c2…`) unless the request presents an app key.
+    /// tokens are shortened as in the logs (`80a1f3c2…`); with an app key, only that app's pushes
+    /// are listed (and counted), with their tokens in full.
     func pushes(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let gameId = try context.parameters.require("id")
-        let fullTokens = try Credentials.presentsKey(request, anyOf: appKeys, kind: "an app key")
+        let app = try Credentials.app(request, in: appKeys)?.name
+        let fullTokens = app != nil
         let after = try Self.integer(request, "after", default: 0, in: 0...Int.max)
         let limit = try Self.integer(request, "limit", default: 1000, in: 1...5000)
         let pool = try await database.ready().reads
         let (pushes, counts, latest, budgets) = try await pool.withSession { session in
             try Self.requireGame(gameId, in: session)
             return (
-                try ActivityPushes.forGame(gameId, after: after, limit: limit, in: session),
-                try ActivityPushes.counts(gameId, in: session), try ActivityPushes.latest(gameId, in: session),
-                try ActivityPushes.highPriorityLastHour(gameId, in: session)
+                try ActivityPushes.forGame(gameId, app: app, after: after, limit: limit, in: session),
+                try ActivityPushes.counts(gameId, app: app, in: session),
+                try ActivityPushes.latest(gameId, app: app, in: session),
+                try ActivityPushes.highPriorityLastHour(gameId, app: app, in: session)
             )
         }
         let policy = ThrottlePolicy()
@@ -127,7 +131,9 @@ struct ReadRoutes {
 
     /// Throws a 404 unless the game has events.
     static func requireGame(_ gameId: String, in session: PostgresSession) throws {
-        guard try EventLog.hasStream(gameId, in: session) else { throw APIError.notFound("no game \"\(gameId)\"") }
+        guard try EventLog.hasStream(gameId, in: session) else {
+            throw APIError.notFound("no game \"\(gameId.clipped())\"")
+        }
     }
 
     private static func integer(_ request: Request, _ name: String, default fallback: Int, in range: ClosedRange<Int>)

@@ -19,8 +19,10 @@ public struct ServerConfiguration: Sendable {
     public var channelIntervalSeconds = 3
     /// The server's clock, for the signature window (tests pass their own).
     public var now: @Sendable () -> Date = { Date() }
-    /// Bearer keys apps register their activities with (`SCOREFEED_APP_KEYS`).
-    public var appKeys: [String] = []
+    /// The apps, each with the bearer keys it registers its activities, devices and followers with
+    /// (`SCOREFEED_APP_KEYS=APP:KEY[,APP:KEY…]`, a bare `KEY` the default app's), its bundle ids and
+    /// Firebase project (`SCOREFEED_APP_<NAME>_BUNDLE_IDS`, `…_FIREBASE_PROJECT`).
+    public var appKeys = AppKeys()
     /// The largest request body accepted, in bytes (`SCOREFEED_MAX_BODY_BYTES`, default 1 MiB).
     public var maxBodyBytes = 1 << 20
     /// Database connections for the HTTP handlers (the workers have their own).
@@ -78,7 +80,7 @@ public struct ServerConfiguration: Sendable {
     public static func fromEnvironment(_ env: [String: String]) throws(ConfigurationError) -> ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.ingestKeys = try keys(env[Variable.ingestKeys], name: Variable.ingestKeys)
-        configuration.appKeys = try keys(env[Variable.appKeys], name: Variable.appKeys)
+        configuration.appKeys = try AppKeys.fromEnvironment(env)
         if let secret = env[Variable.ingestSecret], !secret.isEmpty {
             guard secret.utf8.count >= 16 else {
                 throw ConfigurationError("\(Variable.ingestSecret) must be at least 16 bytes long")

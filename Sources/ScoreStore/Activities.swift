@@ -61,6 +61,8 @@ public struct Activity: Sendable, Equatable {
     public var endedAt: Date?
     public var active: Bool
     public var deactivatedReason: String?
+    /// The app whose key registered it (``AppName``).
+    public var app: String = AppName.default
 }
 
 /// Why a registration was refused, naming the field.
@@ -76,13 +78,18 @@ public enum Activities {
     public static func validate(gameId: String, token: String, bundleId: String) throws(ActivityError) -> String {
         try validate(gameId: gameId)
         let lower = try normalizedToken(token)
+        try validate(bundleId: bundleId)
+        return lower
+    }
+
+    /// Checks a bundle id: reverse DNS, 1 to 155 characters of A-Z, a-z, 0-9, '.' and '-' with a '.'.
+    public static func validate(bundleId: String) throws(ActivityError) {
         let bundleOK =
             (1...155).contains(bundleId.count) && bundleId.contains(".")
             && bundleId.unicodeScalars.allSatisfy { Self.isIdCharacter($0) && $0 != "_" }
         guard bundleOK else {
             throw ActivityError(field: "bundleId", reason: "must be a reverse-DNS bundle id such as com.example.scores")
         }
-        return lower
     }
 
     /// Checks a game id: 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' or '-'.
@@ -110,41 +117,61 @@ public enum Activities {
             || scalar == "." || scalar == "_" || scalar == "-"
     }
 
-    /// Registers an activity for a game (the game need not exist yet).
+    /// Registers an activity for a game (the game need not exist yet) as `app`'s.
     ///
     /// - Returns: the activity; registering the same token for the same game again returns the
     ///   existing one (reactivated when it was removed).
-    /// - Throws: ``ActivityError`` for a bad field or a token registered for another game.
+    /// - Throws: ``ActivityError`` for a bad field; ``RegistrationRefusal`` for a token registered
+    ///   for another game or by another app (never taken over), or a game that is over.
     ///   With `fcm`, the activity's pushes go through FCM to that app registration (route `fcm`), with
-    ///   exactly the same decisions; registering again may move it between APNs and FCM.
+    ///   exactly the same decisions; registering again may move it between APNs and FCM: what waits
+    ///   goes the new way, what was sent keeps the route it went by.
     public static func register(
         gameId: String, token: String, environment: PushEnvironment, bundleId: String, frequentUpdates: Bool,
-        fcm: FCMAddress? = nil, at registeredAt: Date, in session: PostgresSession
+        fcm: FCMAddress? = nil, app: String = AppName.default, at registeredAt: Date, in session: PostgresSession
     ) throws -> Activity {
         let token = try validate(gameId: gameId, token: token, bundleId: bundleId)
         let fcm = try fcm?.validated()
+        let game = try GameEnd.check(gameId, in: session)
+        if let end = game.end {
+            // After the end only an activity still registered may be registered again (a new route for
+            // what still waits); a new one would wait for ever.
+            let registered = try session.query(
+                "SELECT 1 FROM activities WHERE push_token = $1 AND game_id = $2 AND app = $3 AND active",
+                [token, gameId, app])
+            guard registered.count == 1 else { throw RegistrationRefusal.gameOver(end) }
+        }
+        try fcm?.requireOwned(by: app, in: session)
         let throttle = ActivityThrottle(registeredAt: registeredAt, frequentUpdates: frequentUpdates)
+        // Planned through the position read with the game's status: should the end come after that
+        // read, the activity is behind it and gets it (``behind(limit:in:)``).
         let result = try session.query(
             """
             INSERT INTO activities (game_id, push_token, environment, bundle_id, frequent_updates, registered_at,
-                                    throttle_state, planned_position, route, fcm_token, fcm_kind)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, \(Self.gamePosition), $8, $9, $10)
+                                    throttle_state, planned_position, route, fcm_token, fcm_kind, app)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $11, $8, $9, $10, $12)
             ON CONFLICT (push_token) DO UPDATE SET active = true, deactivated_reason = NULL,
                 planned_position = CASE WHEN activities.active THEN activities.planned_position
                                         ELSE EXCLUDED.planned_position END,
                 route = EXCLUDED.route, fcm_token = EXCLUDED.fcm_token, fcm_kind = EXCLUDED.fcm_kind
-                WHERE activities.game_id = EXCLUDED.game_id
+                WHERE activities.game_id = EXCLUDED.game_id AND activities.app = EXCLUDED.app
             RETURNING \(columns)
             """,
             [
                 gameId, token, environment.rawValue, bundleId, frequentUpdates, registeredAt, throttle.storageText,
-                fcm == nil ? PushRoute.apns.rawValue : PushRoute.fcm.rawValue, fcm?.value, fcm?.kind,
+                fcm == nil ? PushRoute.apns.rawValue : PushRoute.fcm.rawValue, fcm?.value, fcm?.kind, game.position,
+                app,
             ])
         guard result.count == 1 else {
-            throw ActivityError(field: "pushToken", reason: "this token is already registered for another game")
+            let owner = try session.query("SELECT app FROM activities WHERE push_token = $1", [token])
+            if let other = try owner.rows.first?.string("app"), other != app {
+                throw RegistrationRefusal.otherApp(field: "pushToken")
+            }
+            throw RegistrationRefusal.otherGame
         }
         let activity = try decode(result[0])
-        // Registered again by another route (APNs <-> FCM): what still waits goes the new way.
+        // Registered again by another route (APNs <-> FCM): what still waits goes the new way (a push on
+        // the wire keeps the route it was claimed for: ``Outbox/record(_:in:)``).
         try session.query(
             "UPDATE activity_pushes SET route = $2 WHERE activity_id = $1 AND state = 'pending' AND route <> $2",
             [activity.id, activity.route.rawValue])
@@ -169,23 +196,30 @@ public enum Activities {
         return result.affectedRows
     }
 
-    /// Live Activities (by APNs or FCM; not Android followers), of one game or all, active first, in
-    /// registration order.
-    public static func list(gameId: String? = nil, in session: PostgresSession) throws -> [Activity] {
+    /// Live Activities (by APNs or FCM; not Android followers), of one game or all, of one app or all,
+    /// active first, in registration order.
+    public static func list(gameId: String? = nil, app: String? = nil, in session: PostgresSession) throws
+        -> [Activity]
+    {
         let result = try session.query(
             """
-            SELECT \(columns) FROM activities WHERE ($1::text IS NULL OR game_id = $1) AND route <> 'android'
+            SELECT \(columns) FROM activities
+            WHERE ($1::text IS NULL OR game_id = $1) AND ($2::text IS NULL OR app = $2) AND route <> 'android'
             ORDER BY active DESC, id
-            """, [gameId])
+            """, [gameId, app])
         return try result.rows.map(decode)
     }
 
-    /// Deactivates the activity with this token and fails its pending pushes (`activity inactive`),
-    /// in one statement, so no caller can leave one done without the other.
+    /// Deactivates the activity with this token (of `app`; `nil`: of any app) and fails its pending
+    /// pushes (`activity inactive`), in one statement, so no caller can leave one done without the other.
     /// Returns `false` when no such active activity exists.
     @discardableResult
-    public static func deactivate(token: String, reason: String, in session: PostgresSession) throws -> Bool {
-        try deactivate(where: "push_token = $2", [token.lowercased()], reason: reason, in: session) == 1
+    public static func deactivate(token: String, app: String? = nil, reason: String, in session: PostgresSession)
+        throws -> Bool
+    {
+        try deactivate(
+            where: "push_token = $2 AND ($3::text IS NULL OR app = $3)", [token.lowercased(), app], reason: reason,
+            in: session) == 1
     }
 
     /// Deactivates every target reached through this FCM registration (FCM said it is gone:
@@ -337,7 +371,7 @@ public enum Activities {
 
     static let columns = """
         id, game_id, push_token, environment, bundle_id, frequent_updates, registered_at, ended_at, active,
-        deactivated_reason, route, fcm_token, fcm_kind
+        deactivated_reason, route, fcm_token, fcm_kind, app
         """
 
     static func decode(_ row: PostgresRow) throws -> Activity {
@@ -349,7 +383,7 @@ public enum Activities {
             bundleId: try row.string("bundle_id"), frequentUpdates: try row.bool("frequent_updates"),
             registeredAt: try row.date("registered_at"),
             endedAt: try row.text("ended_at").flatMap(PostgresTimestamp.parse), active: try row.bool("active"),
-            deactivatedReason: try row.text("deactivated_reason"))
+            deactivatedReason: try row.text("deactivated_reason"), app: try row.string("app"))
     }
 
     /// The throttle in its compact form, or (rows saved before migration 0008) as JSON.

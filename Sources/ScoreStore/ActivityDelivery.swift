@@ -31,11 +31,14 @@ public struct ActivityDelivery: Sendable, Equatable {
 }
 
 extension Activities {
-    /// The delivery picture of the activity with this token (active or not), `nil` when unknown.
+    /// The delivery picture of the activity with this token (active or not), of `app` (`nil`: of any
+    /// app); `nil` when unknown (or another app's).
     public static func delivery(
-        token: String, now: Date, policy: ThrottlePolicy, in session: PostgresSession
+        token: String, app: String? = nil, now: Date, policy: ThrottlePolicy, in session: PostgresSession
     ) throws -> ActivityDelivery? {
-        let found = try session.query("SELECT \(columns) FROM activities WHERE push_token = $1", [token.lowercased()])
+        let found = try session.query(
+            "SELECT \(columns) FROM activities WHERE push_token = $1 AND ($2::text IS NULL OR app = $2)",
+            [token.lowercased(), app])
         guard found.count == 1 else { return nil }
         let activity = try decode(found[0])
         let counts = try session.query(
@@ -78,13 +81,15 @@ extension Activities {
 
     /// Records that the app's activity now has (or no longer has) frequent updates, in its row and in
     /// its throttle, so the next decision uses the new hourly budget. Returns the activity, `nil` when
-    /// no active activity has this token.
+    /// no active activity (of `app`; `nil`: of any app) has this token.
     public static func setFrequentUpdates(
-        token: String, _ frequent: Bool, planner: PushPlanner, in session: PostgresSession
+        token: String, app: String? = nil, _ frequent: Bool, planner: PushPlanner, in session: PostgresSession
     ) throws -> Activity? {
         let locked = try session.query(
-            "SELECT id, game_id, \(throttleColumns) FROM activities WHERE push_token = $1 AND active FOR UPDATE",
-            [token.lowercased()])
+            """
+            SELECT id, game_id, \(throttleColumns) FROM activities
+            WHERE push_token = $1 AND ($2::text IS NULL OR app = $2) AND active FOR UPDATE
+            """, [token.lowercased(), app])
         guard locked.count == 1 else { return nil }
         var states = StateCache()
         var stored = try decodeTarget(locked[0], states: &states)

@@ -86,24 +86,40 @@ public enum ActivityPushes {
             ])
     }
 
-    /// The pushes of one game, in the order they were planned (after the push `after`, at most `limit`).
+    /// The pushes of one game (to the targets of `app`; `nil`: of every app), in the order they were
+    /// planned (after the push `after`, at most `limit`).
     public static func forGame(
-        _ gameId: String, after: Int = 0, limit: Int = Int(Int32.max), in session: PostgresSession
+        _ gameId: String, app: String? = nil, after: Int = 0, limit: Int = Int(Int32.max), in session: PostgresSession
     ) throws -> [OutboxPush] {
         try decode(
             session.query(
-                "\(select) WHERE p.game_id = $1 AND p.id > $2 ORDER BY p.id LIMIT $3", [gameId, after, limit]))
+                """
+                \(select) WHERE p.game_id = $1 AND p.id > $2 AND ($4::text IS NULL OR a.app = $4)
+                ORDER BY p.id LIMIT $3
+                """, [gameId, after, limit, app]))
     }
 
-    /// The newest push planned for one game's activities, if any.
-    public static func latest(_ gameId: String, in session: PostgresSession) throws -> OutboxPush? {
-        try decode(session.query("\(select) WHERE p.game_id = $1 ORDER BY p.id DESC LIMIT 1", [gameId])).first
+    /// The newest push planned for one game's activities (of `app`; `nil`: of every app), if any.
+    public static func latest(_ gameId: String, app: String? = nil, in session: PostgresSession) throws
+        -> OutboxPush?
+    {
+        try decode(
+            session.query(
+                "\(select) WHERE p.game_id = $1 AND ($2::text IS NULL OR a.app = $2) ORDER BY p.id DESC LIMIT 1",
+                [gameId, app])
+        ).first
     }
 
-    /// How many pushes of one game are in each state (`pending`, `sent`, `failed`).
-    public static func counts(_ gameId: String, in session: PostgresSession) throws -> [String: Int] {
+    /// How many pushes of one game (to the targets of `app`; `nil`: of every app) are in each state
+    /// (`pending`, `sent`, `failed`, `superseded`).
+    public static func counts(_ gameId: String, app: String? = nil, in session: PostgresSession) throws
+        -> [String: Int]
+    {
         let result = try session.query(
-            "SELECT state, count(*) AS n FROM activity_pushes WHERE game_id = $1 GROUP BY state", [gameId])
+            """
+            SELECT p.state, count(*) AS n FROM activity_pushes p JOIN activities a ON a.id = p.activity_id
+            WHERE p.game_id = $1 AND ($2::text IS NULL OR a.app = $2) GROUP BY p.state
+            """, [gameId, app])
         var counts: [String: Int] = [:]
         for row in result.rows { counts[try row.string("state")] = try row.int("n") }
         return counts
@@ -120,9 +136,9 @@ public enum ActivityPushes {
         return Dictionary(pushes.map { ($0.gameId, $0) }, uniquingKeysWith: { $1 })
     }
 
-    /// Per activity of the game: how many priority-10 pushes it got in the hour up to its newest
-    /// push, and whether it has frequent updates (which sets its hourly budget).
-    public static func highPriorityLastHour(_ gameId: String, in session: PostgresSession) throws
+    /// Per activity of the game (of `app`; `nil`: of every app): how many priority-10 pushes it got in
+    /// the hour up to its newest push, and whether it has frequent updates (which sets its hourly budget).
+    public static func highPriorityLastHour(_ gameId: String, app: String? = nil, in session: PostgresSession) throws
         -> [(activityId: Int, pushToken: String, frequentUpdates: Bool, count: Int)]
     {
         let result = try session.query(
@@ -132,19 +148,21 @@ public enum ActivityPushes {
             FROM activities a
             JOIN activity_pushes p ON p.activity_id = a.id
             JOIN LATERAL (SELECT max(aps_timestamp) AS ts FROM activity_pushes WHERE activity_id = a.id) last ON true
-            WHERE a.game_id = $1 AND a.route <> 'android'
+            WHERE a.game_id = $1 AND a.route <> 'android' AND ($2::text IS NULL OR a.app = $2)
             GROUP BY a.id, a.push_token, a.frequent_updates ORDER BY a.id
-            """, [gameId])
+            """, [gameId, app])
         return try result.rows.map {
             (try $0.int("id"), try $0.string("push_token"), try $0.bool("frequent_updates"), try $0.int("n"))
         }
     }
 
-    /// The columns ``decode(_:)`` reads, of `activity_pushes p` and `activities a`.
+    /// The columns ``decode(_:)`` reads, of `activity_pushes p` and `activities a`. The route is the
+    /// push's own (the one it went by once sent; a re-registration by another route changes only
+    /// what still waits), the FCM registration its target's.
     public static let columns = """
         p.id, p.activity_id, p.game_id, a.push_token, a.environment, a.bundle_id, p.apns_id::text AS apns_id,
         p.event, p.priority, p.aps_timestamp, p.expiration, p.reason, p.payload, p.state, p.attempts,
-        p.last_status, p.last_reason, a.registered_at, p.created_at, a.route, a.fcm_token, a.fcm_kind
+        p.last_status, p.last_reason, a.registered_at, p.created_at, p.route, a.fcm_token, a.fcm_kind
         """
 
     public static let select = "SELECT \(columns) FROM activity_pushes p JOIN activities a ON a.id = p.activity_id"
@@ -164,7 +182,10 @@ public enum ActivityPushes {
                 lastReason: try row.text("last_reason"), registeredAt: try row.date("registered_at"),
                 createdAt: try row.date("created_at"))
             push.route = try row.value("route")
-            push.fcm = FCMAddress(kind: try row.text("fcm_kind"), value: try row.text("fcm_token"))
+            // A push that went straight to APNs had no FCM registration, whatever its activity has now.
+            if push.route != .apns {
+                push.fcm = FCMAddress(kind: try row.text("fcm_kind"), value: try row.text("fcm_token"))
+            }
             return push
         }
     }

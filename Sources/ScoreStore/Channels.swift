@@ -12,9 +12,12 @@ public struct StoredChannel: Sendable, Equatable {
     public var createdAt: Date
     public var deletedAt: Date?
     public var deletedReason: String?
+    /// The app whose key asked for it (``AppName``): Apple keeps channels per bundle id, so each app
+    /// has its own channel of a game.
+    public var app: String = AppName.default
 }
 
-/// The `channels` table: at most one open channel per game and environment.
+/// The `channels` table: at most one open channel per game, environment and app.
 public enum Channels {
     /// Apple's limit of channels per environment.
     public static let maximumOpen = 10_000
@@ -24,14 +27,14 @@ public enum Channels {
         try tx.query("SELECT pg_advisory_xact_lock(hashtext('scorefeed-channel:' || $1))", [gameId])
     }
 
-    /// The game's open channel in this environment, if any.
-    public static func open(gameId: String, environment: PushEnvironment, in session: PostgresSession) throws
-        -> StoredChannel?
-    {
+    /// The game's open channel of `app` in this environment, if any.
+    public static func open(
+        gameId: String, environment: PushEnvironment, app: String = AppName.default, in session: PostgresSession
+    ) throws -> StoredChannel? {
         try decode(
             session.query(
-                "\(select) WHERE game_id = $1 AND environment = $2 AND deleted_at IS NULL",
-                [gameId, environment.rawValue])
+                "\(select) WHERE game_id = $1 AND environment = $2 AND app = $3 AND deleted_at IS NULL",
+                [gameId, environment.rawValue, app])
         ).first
     }
 
@@ -46,16 +49,18 @@ public enum Channels {
     /// planner's clock: the wall clock live, the game's own clock in a replay).
     public static func insert(
         gameId: String, environment: PushEnvironment, channelId: String, storagePolicy: Int,
-        registeredAt: Date = Date(), in session: PostgresSession
+        app: String = AppName.default, registeredAt: Date = Date(), in session: PostgresSession
     ) throws -> StoredChannel {
         let throttle = ActivityThrottle(registeredAt: registeredAt, frequentUpdates: false)
         return try decode(
             session.query(
                 """
-                INSERT INTO channels (game_id, environment, channel_id, storage_policy, registered_at, throttle_state)
-                VALUES ($1, $2, $3, $4, $5, $6)
+                INSERT INTO channels (game_id, environment, channel_id, storage_policy, registered_at, throttle_state,
+                                      app)
+                VALUES ($1, $2, $3, $4, $5, $6, $7)
                 RETURNING \(columns)
-                """, [gameId, environment.rawValue, channelId, storagePolicy, registeredAt, throttle.storageText]))[0]
+                """,
+                [gameId, environment.rawValue, channelId, storagePolicy, registeredAt, throttle.storageText, app]))[0]
     }
 
     /// The open channels of these games as push targets, locked for the transaction.
@@ -121,7 +126,7 @@ public enum Channels {
             session.query(
                 """
                 SELECT c.game_id, c.environment, c.channel_id, c.storage_policy, c.created_at, c.deleted_at,
-                       c.deleted_reason
+                       c.deleted_reason, c.app
                 FROM channels c JOIN score_states s ON s.game_id = c.game_id
                 WHERE c.deleted_at IS NULL AND s.status IN ('closed', 'cancelled', 'postponed')
                   AND (EXISTS (SELECT 1 FROM broadcast_pushes b
@@ -131,13 +136,16 @@ public enum Channels {
                 """, [before]))
     }
 
-    /// Every channel, open first, newest first.
-    public static func list(in session: PostgresSession) throws -> [StoredChannel] {
-        try decode(session.query("\(select) ORDER BY deleted_at IS NOT NULL, created_at DESC, id DESC"))
+    /// Every channel (of `app`; `nil`: of every app), open first, newest first.
+    public static func list(app: String? = nil, in session: PostgresSession) throws -> [StoredChannel] {
+        try decode(
+            session.query(
+                "\(select) WHERE $1::text IS NULL OR app = $1 ORDER BY deleted_at IS NOT NULL, created_at DESC, id DESC",
+                [app]))
     }
 
     private static let columns =
-        "game_id, environment, channel_id, storage_policy, created_at, deleted_at, deleted_reason"
+        "game_id, environment, channel_id, storage_policy, created_at, deleted_at, deleted_reason, app"
     private static let select = "SELECT \(columns) FROM channels"
 
     private static func decode(_ result: PostgresResult) throws -> [StoredChannel] {
@@ -147,7 +155,7 @@ public enum Channels {
                 channelId: try row.string("channel_id"), storagePolicy: try row.int("storage_policy"),
                 createdAt: try row.date("created_at"),
                 deletedAt: try row.text("deleted_at").flatMap(PostgresTimestamp.parse),
-                deletedReason: try row.text("deleted_reason"))
+                deletedReason: try row.text("deleted_reason"), app: try row.string("app"))
         }
     }
 }

@@ -17,6 +17,8 @@ public struct Device: Sendable, Equatable {
     public var active: Bool
     /// The app's FCM registration when its starts go through FCM (`nil`: straight to APNs).
     public var fcm: FCMAddress? = nil
+    /// The app whose key registered it (``AppName``).
+    public var app: String = AppName.default
 }
 
 /// A start planned for (device, game): one at most, ever.
@@ -54,12 +56,13 @@ public enum Devices {
     /// device in an hour; more are not planned.
     public static let startsPerHour = 10
 
-    /// Registers (or updates) a device's push-to-start token and what it follows; with `fcm`, its
-    /// starts go through FCM to that app registration.
-    /// - Throws: ``ActivityError`` naming the field that is wrong.
+    /// Registers (or updates) a device's push-to-start token and what it follows, as `app`'s; with
+    /// `fcm`, its starts go through FCM to that app registration.
+    /// - Throws: ``ActivityError`` naming the field that is wrong; ``RegistrationRefusal`` when the
+    ///   start token or FCM registration is another app's, or a followed game id names a game that is over.
     public static func register(
         startToken: String, follows: [String], environment: PushEnvironment, bundleId: String, channels: Bool,
-        fcm: FCMAddress? = nil, at registeredAt: Date, in session: PostgresSession
+        fcm: FCMAddress? = nil, app: String = AppName.default, at registeredAt: Date, in session: PostgresSession
     ) throws -> Device {
         let fcm = try fcm?.validated()
         guard !follows.isEmpty, follows.count <= 64 else {
@@ -80,23 +83,28 @@ public enum Devices {
                     field: field, reason: field == "follow" ? "team codes or game ids: " + error.reason : error.reason)
             }
         }
-        return try decode(
-            session.query(
-                """
-                INSERT INTO devices (start_token, environment, bundle_id, follows, channels, registered_at, fcm_token,
-                                     fcm_kind)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-                ON CONFLICT (start_token) DO UPDATE SET environment = EXCLUDED.environment,
-                    bundle_id = EXCLUDED.bundle_id, follows = EXCLUDED.follows, channels = EXCLUDED.channels,
-                    fcm_token = EXCLUDED.fcm_token, fcm_kind = EXCLUDED.fcm_kind, active = true
-                RETURNING \(columns)
-                """, [token, environment.rawValue, bundleId, follows, channels, registeredAt, fcm?.value, fcm?.kind])[0]
-        )
+        // A game id followed after its end would never start.
+        if let end = try GameEnd.first(of: follows, in: session) { throw RegistrationRefusal.gameOver(end) }
+        try fcm?.requireOwned(by: app, in: session)
+        let result = try session.query(
+            """
+            INSERT INTO devices (start_token, environment, bundle_id, follows, channels, registered_at, fcm_token,
+                                 fcm_kind, app)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            ON CONFLICT (start_token) DO UPDATE SET environment = EXCLUDED.environment,
+                bundle_id = EXCLUDED.bundle_id, follows = EXCLUDED.follows, channels = EXCLUDED.channels,
+                fcm_token = EXCLUDED.fcm_token, fcm_kind = EXCLUDED.fcm_kind, active = true
+                WHERE devices.app = EXCLUDED.app
+            RETURNING \(columns)
+            """, [token, environment.rawValue, bundleId, follows, channels, registeredAt, fcm?.value, fcm?.kind, app])
+        guard result.count == 1 else { throw RegistrationRefusal.otherApp(field: "startToken") }
+        return try decode(result[0])
     }
 
-    /// Every device, in registration order.
-    public static func list(in session: PostgresSession) throws -> [Device] {
-        try session.query("SELECT \(columns) FROM devices ORDER BY id").rows.map(decode)
+    /// Every device (of `app`; `nil`: of every app), in registration order.
+    public static func list(app: String? = nil, in session: PostgresSession) throws -> [Device] {
+        try session.query("SELECT \(columns) FROM devices WHERE $1::text IS NULL OR app = $1 ORDER BY id", [app])
+            .rows.map(decode)
     }
 
     /// Plans the starts of a game that is now in progress: one per following device registered before
@@ -105,7 +113,7 @@ public enum Devices {
     static func planStarts(for state: ScoreState, at now: Date, in session: PostgresSession) throws -> Int {
         let candidates = try session.query(
             """
-            SELECT d.id, d.start_token, d.environment, d.channels FROM devices d
+            SELECT d.id, d.start_token, d.environment, d.channels, d.app FROM devices d
             WHERE d.active AND d.registered_at <= $2 AND d.follows && $3::text[]
               AND NOT EXISTS (SELECT 1 FROM device_starts s WHERE s.device_id = d.id AND s.game_id = $1)
               AND (SELECT count(*) FROM device_starts s
@@ -113,7 +121,8 @@ public enum Devices {
             ORDER BY d.id
             """, [state.gameId, now, [state.home.code, state.away.code, state.gameId], startsPerHour])
         guard candidates.count > 0 else { return 0 }
-        var channelIds: [PushEnvironment: String?] = [:]
+        // A device's start carries the channel of its own app (Apple keeps channels per bundle id).
+        var channelIds: [String: String?] = [:]
         var ids: [Int] = []
         var payloads: [String] = []
         let timestamp = Int(now.timeIntervalSince1970)
@@ -121,12 +130,14 @@ public enum Devices {
             let environment: PushEnvironment = try row.value("environment")
             var channel: String?
             if try row.bool("channels") {
-                if channelIds[environment] == nil {
-                    channelIds[environment] = try Channels.open(
-                        gameId: state.gameId, environment: environment, in: session)?
+                let app = try row.string("app")
+                let key = "\(environment.rawValue) \(app)"
+                if channelIds[key] == nil {
+                    channelIds[key] = try Channels.open(
+                        gameId: state.gameId, environment: environment, app: app, in: session)?
                         .channelId
                 }
-                channel = channelIds[environment] ?? nil
+                channel = channelIds[key] ?? nil
             }
             ids.append(try row.int("id"))
             payloads.append(StartPayload.json(state: state, timestamp: timestamp, channelId: channel))
@@ -205,14 +216,25 @@ public enum Devices {
     }
 
     /// The activity the app reported after a start (its update token) joins that start.
-    public static func joinStart(startToken: String, gameId: String, activityId: Int, in session: PostgresSession)
-        throws
-    {
+    /// - Throws: ``ActivityError`` naming `startToken` when it is malformed;
+    ///   ``RegistrationRefusal/unknownStartToken`` when no device of `app` has it.
+    public static func joinStart(
+        startToken: String, gameId: String, activityId: Int, app: String = AppName.default,
+        in session: PostgresSession
+    ) throws {
+        let token: String
+        do {
+            token = try Activities.normalizedToken(startToken)
+        } catch {
+            throw ActivityError(field: "startToken", reason: error.reason)
+        }
+        let device = try session.query("SELECT id FROM devices WHERE start_token = $1 AND app = $2", [token, app])
+        guard let deviceId = try device.rows.first?.int("id") else {
+            throw RegistrationRefusal.unknownStartToken
+        }
         try session.query(
-            """
-            UPDATE device_starts s SET activity_id = $3 FROM devices d
-            WHERE d.id = s.device_id AND d.start_token = $1 AND s.game_id = $2
-            """, [startToken.lowercased(), gameId, activityId])
+            "UPDATE device_starts SET activity_id = $3 WHERE device_id = $1 AND game_id = $2",
+            [deviceId, gameId, activityId])
     }
 
     /// How many starts wait (pending, due or not), of those going through FCM or straight to APNs.
@@ -235,7 +257,7 @@ public enum Devices {
     }
 
     private static let columns =
-        "id, start_token, environment, bundle_id, follows, channels, registered_at, active, fcm_token, fcm_kind"
+        "id, start_token, environment, bundle_id, follows, channels, registered_at, active, fcm_token, fcm_kind, app"
 
     private static func decode(_ row: PostgresRow) throws -> Device {
         let follows = try row.string("follows").dropFirst().dropLast().split(separator: ",").map {
@@ -245,7 +267,8 @@ public enum Devices {
             id: try row.int("id"), startToken: try row.string("start_token"), environment: try row.value("environment"),
             bundleId: try row.string("bundle_id"), follows: follows, channels: try row.bool("channels"),
             registeredAt: try row.date("registered_at"), active: try row.bool("active"),
-            fcm: FCMAddress(kind: try row.text("fcm_kind"), value: try row.text("fcm_token")))
+            fcm: FCMAddress(kind: try row.text("fcm_kind"), value: try row.text("fcm_token")),
+            app: try row.string("app"))
     }
 
     private static let startColumns = """

@@ -13,6 +13,8 @@ public struct Follower: Sendable, Equatable {
     public var endedAt: Date?
     public var active: Bool
     public var deactivatedReason: String?
+    /// The app whose key made the follow (``AppName``).
+    public var app: String = AppName.default
 
     /// The follower as `GET /v1/followers` and `scorefeed follower list --json` show it.
     public var jsonValue: JSONValue {
@@ -44,20 +46,22 @@ public enum Followers {
         }
     }
 
-    /// A device follows a game from `followedAt` (changes before it send nothing). When the game is
-    /// known and not over, its current state goes out at once: the Live Update's start. Following the
+    /// A device follows a game from `followedAt` (changes before it send nothing), as `app`'s. When
+    /// the game is known, its current state goes out at once: the Live Update's start. Following the
     /// same game again returns the existing follow (reactivated when it was removed; its `seq` goes on
     /// from the last message, so the app never takes a new message for an old one).
     /// - Returns: the follower, and whether this call started the follow (`false`: it was active already).
-    /// - Throws: ``ActivityError`` for a bad game id or address; ``Refusal`` past ``maximumPerDevice``.
+    /// - Throws: ``ActivityError`` for a bad game id or address; ``Refusal`` past ``maximumPerDevice``;
+    ///   ``RegistrationRefusal`` when the game is over or the address is another app's.
     public static func follow(
-        gameId: String, fcm: FCMAddress, at followedAt: Date, policy: ThrottlePolicy = ThrottlePolicy(),
-        in session: PostgresSession
+        gameId: String, fcm: FCMAddress, app: String = AppName.default, at followedAt: Date,
+        policy: ThrottlePolicy = ThrottlePolicy(), in session: PostgresSession
     ) throws -> (follower: Follower, started: Bool) {
         try Activities.validate(gameId: gameId)
         let fcm = try fcm.validated()
         // One follow of this address at a time, so two at once cannot both pass the count below.
         try session.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.follow))", [fcm.value])
+        try fcm.requireOwned(by: app, in: session)
         let existing = try session.query(
             """
             SELECT \(columns), throttle_state FROM activities
@@ -65,6 +69,9 @@ public enum Followers {
             """, [gameId, fcm.value]
         ).rows.first
         if let existing, try existing.bool("active") { return (try decode(existing), false) }
+        // A new follow of a game that is over would wait for ever.
+        let current = try ScoreProjection.positioned(gameId: gameId, in: session).first
+        if let current, current.state.status.isEnded { throw RegistrationRefusal.gameOver(GameEnd(current.state)) }
         let others = try session.query(
             """
             SELECT count(*) AS n FROM activities a
@@ -77,45 +84,49 @@ public enum Followers {
             try LiveUpdateThrottle(storageText: try $0.string("throttle_state")).lastSeq
         }
         var throttle = LiveUpdateThrottle(followedAt: followedAt, seq: lastSeq ?? 0)
-        let current = try ScoreProjection.positioned(gameId: gameId, in: session).first
         let pushes = current.map { throttle.start($0.state, at: followedAt, policy: policy) } ?? []
         let result = try session.query(
             """
             INSERT INTO activities (game_id, push_token, environment, bundle_id, registered_at, throttle_state,
-                                    planned_position, route, fcm_token, fcm_kind, next_deadline)
-            VALUES ($1, NULL, 'production', 'android', $2, $3, $4, 'android', $5, $6, NULL)
+                                    planned_position, route, fcm_token, fcm_kind, next_deadline, app)
+            VALUES ($1, NULL, 'production', 'android', $2, $3, $4, 'android', $5, $6, NULL, $7)
             ON CONFLICT (game_id, fcm_token) WHERE route = 'android' DO UPDATE SET
                 active = true, deactivated_reason = NULL, fcm_kind = EXCLUDED.fcm_kind, ended_at = NULL,
                 planned_position = EXCLUDED.planned_position, throttle_state = EXCLUDED.throttle_state,
                 registered_at = EXCLUDED.registered_at, next_deadline = NULL
             RETURNING \(columns)
-            """, [gameId, followedAt, throttle.storageText, current?.position ?? 0, fcm.value, fcm.kind])
+            """, [gameId, followedAt, throttle.storageText, current?.position ?? 0, fcm.value, fcm.kind, app])
         let follower = try decode(result[0])
         try ActivityPushes.insert(
             pushes.map { PlannedPush(activityId: follower.id, gameId: gameId, position: nil, push: $0) }, in: session)
         return (follower, true)
     }
 
-    /// Followers, of one game or all, active first, in the order they followed.
-    public static func list(gameId: String? = nil, in session: PostgresSession) throws -> [Follower] {
+    /// Followers, of one game or all, of one app or all, active first, in the order they followed.
+    public static func list(gameId: String? = nil, app: String? = nil, in session: PostgresSession) throws
+        -> [Follower]
+    {
         try session.query(
             """
-            SELECT \(columns) FROM activities WHERE route = 'android' AND ($1::text IS NULL OR game_id = $1)
+            SELECT \(columns) FROM activities
+            WHERE route = 'android' AND ($1::text IS NULL OR game_id = $1) AND ($2::text IS NULL OR app = $2)
             ORDER BY active DESC, id
-            """, [gameId]
+            """, [gameId, app]
         ).rows.map(decode)
     }
 
     /// The device stops following the game (the app's unpin action): no more messages, its pending
-    /// ones failed. Returns `false` when it did not follow it.
+    /// ones failed. Returns `false` when it did not follow it (as a follow of `app`; `nil`: of any app).
     @discardableResult
-    public static func unfollow(gameId: String, fcmToken: String, in session: PostgresSession) throws -> Bool {
+    public static func unfollow(gameId: String, fcmToken: String, app: String? = nil, in session: PostgresSession)
+        throws -> Bool
+    {
         try Activities.deactivate(
-            where: "route = 'android' AND game_id = $2 AND fcm_token = $3", [gameId, fcmToken], reason: "unfollowed",
-            in: session) == 1
+            where: "route = 'android' AND game_id = $2 AND fcm_token = $3 AND ($4::text IS NULL OR app = $4)",
+            [gameId, fcmToken, app], reason: "unfollowed", in: session) == 1
     }
 
-    static let columns = "id, game_id, fcm_token, fcm_kind, registered_at, ended_at, active, deactivated_reason"
+    static let columns = "id, game_id, fcm_token, fcm_kind, registered_at, ended_at, active, deactivated_reason, app"
 
     static func decode(_ row: PostgresRow) throws -> Follower {
         guard let fcm = FCMAddress(kind: try row.text("fcm_kind"), value: try row.text("fcm_token")) else {
@@ -125,6 +136,6 @@ public enum Followers {
             id: try row.int("id"), gameId: try row.string("game_id"), fcm: fcm,
             followedAt: try row.date("registered_at"),
             endedAt: try row.text("ended_at").flatMap(PostgresTimestamp.parse), active: try row.bool("active"),
-            deactivatedReason: try row.text("deactivated_reason"))
+            deactivatedReason: try row.text("deactivated_reason"), app: try row.string("app"))
     }
 }

@@ -143,6 +143,21 @@ public enum Outbox {
             }
         }
         try markSent(sent, table: "activity_pushes", target: "activity_id", newer: "push", in: tx)
+        // A push done (sent or failed) keeps the route it went by, also when its token was registered
+        // again by another route while it was on the wire (which re-routes what still waits).
+        let done = results.filter {
+            switch $0.outcome {
+            case .sent, .failed, .deactivate: true
+            case .retry, .release: false
+            }
+        }
+        if !done.isEmpty {
+            try tx.query(
+                """
+                UPDATE activity_pushes p SET route = u.r FROM unnest($1::bigint[], $2::text[]) AS u(id, r)
+                WHERE p.id = u.id AND p.route <> u.r
+                """, [done.map(\.push.id), done.map(\.push.route.rawValue)])
+        }
         try tx.query(
             """
             INSERT INTO push_attempts (push_id, status, reason, outcome)

@@ -15,7 +15,10 @@ import Testing
 struct GameNightTests {
     static let devices = [String(repeating: "c7", count: 32), String(repeating: "c8", count: 32)]
 
-    func prepare(_ h: Harness, _ name: String) async throws -> (gameId: String, channelId: String) {
+    /// Registers the game's targets and replays it, the last message (the end) after `beforeTheEnd`.
+    func prepare(
+        _ h: Harness, _ name: String, beforeTheEnd: (String) async throws -> Void = { _ in }
+    ) async throws -> (gameId: String, channelId: String) {
         let file = fixture("\(name).jsonl")
         let first = try FeedFile.read(file)[0].message
         guard case .gameScheduled(let home, _, let startsAt) = first.event else {
@@ -38,7 +41,11 @@ struct GameNightTests {
                     channels: index == 1, at: registeredAt, in: session)
             }
         }
-        try await replay(file, h.connection)
+        let messages = try FeedFile.read(file)
+        let replayer = Replayer(ingestor: Ingestor(connection: h.connection))
+        _ = try await replayer.replay(messages: Array(messages.dropLast())) { _, _ in }
+        try await beforeTheEnd(first.gameId)
+        _ = try await replayer.replay(messages: [messages.last!]) { _, _ in }
         return (first.gameId, channelId)
     }
 
@@ -60,7 +67,17 @@ struct GameNightTests {
     func golden() async throws {
         try await Harness.with { h in
             let name = "extra-innings-walkoff"
-            let (gameId, channelId) = try await prepare(h, name)
+            // The app reports the update token of the channel device's activity while the game is on.
+            let update = String(repeating: "0e", count: 32)
+            let device = Self.devices[1]
+            let (gameId, channelId) = try await prepare(h, name) { gameId in
+                try await h.connection.transaction { tx in
+                    let activity = try Activities.register(
+                        gameId: gameId, token: update, environment: .production, bundleId: "com.example.scores",
+                        frequentUpdates: false, at: Date(), in: tx)
+                    try Devices.joinStart(startToken: device, gameId: gameId, activityId: activity.id, in: tx)
+                }
+            }
             try await deliverAll(h)
             let received = await h.sandbox.delivered()
             // Token activities: their golden pushes, in order per activity.
@@ -96,14 +113,8 @@ struct GameNightTests {
             let starts = try await h.connection.withSession { try Devices.starts(gameId: gameId, in: $0) }
             #expect(starts.map(\.state) == ["sent", "sent"])
             // The activity the channel device's start made listens to the channel.
-            let update = String(repeating: "0e", count: 32)
-            let device = Self.devices[1]
-            let shown = try await h.connection.transaction { tx in
-                let activity = try Activities.register(
-                    gameId: gameId, token: update, environment: .production, bundleId: "com.example.scores",
-                    frequentUpdates: false, at: Date(), in: tx)
-                try Devices.joinStart(startToken: device, gameId: gameId, activityId: activity.id, in: tx)
-                return try Activities.delivery(token: update, now: Date(), policy: ThrottlePolicy(), in: tx)
+            let shown = try await h.connection.withSession {
+                try Activities.delivery(token: update, now: Date(), policy: ThrottlePolicy(), in: $0)
             }
             #expect(shown?.channel == channelId)
         }

@@ -12,7 +12,8 @@ import Testing
 struct StartDeliveryTests {
     let starter = String(repeating: "e1", count: 32)
 
-    func replayWithDevice(_ h: Harness) async throws -> String {
+    /// Registers the device and replays the game (without its last message, the end, when `holdingTheEnd`).
+    func replayWithDevice(_ h: Harness, holdingTheEnd: Bool = false) async throws -> String {
         let file = fixture("plain-nine.jsonl")
         let first = try FeedFile.read(file)[0].message
         guard case .gameScheduled(let home, _, let startsAt) = first.event else {
@@ -24,14 +25,18 @@ struct StartDeliveryTests {
                 startToken: token, follows: [home.code], environment: .production, bundleId: "com.example.scores",
                 channels: false, at: startsAt.addingTimeInterval(-3600), in: session)
         }
-        try await replay(file, h.connection)
+        let messages = try FeedFile.read(file)
+        _ = try await Replayer(ingestor: Ingestor(connection: h.connection)).replay(
+            messages: holdingTheEnd ? messages.dropLast() : messages
+        ) { _, _ in }
         return first.gameId
     }
 
     @Test("the start reaches the device once; the update token it then reports joins it")
     func delivered() async throws {
         try await Harness.with { h in
-            let gameId = try await replayWithDevice(h)
+            // The app reports its update token while the game is on (after the end it would be refused).
+            let gameId = try await replayWithDevice(h, holdingTheEnd: true)
             let client = try h.client()
             let total = try await StartWorker(connection: h.connection, client: { _ in client }, logger: quietLogger)
                 .run(untilEmpty: true)

@@ -14,6 +14,8 @@ import Testing
 let ingestKey = "ingest-key-for-tests-0001"
 let ingestSecret = "ingest-secret-for-tests-0001"
 let appKey = "app-key-for-tests-000000001"
+/// The key of a second app (`other`, bundle id com.other.scores): it must never see the first app's data.
+let otherAppKey = "other-app-key-for-tests-0001"
 
 /// A server running in this process on a free port, in a schema of its own.
 struct RunningServer: Sendable {
@@ -74,7 +76,10 @@ func withServer(
         configuration.port = 0
         configuration.ingestKeys = [ingestKey, "second-ingest-key-000001"]
         configuration.ingestSecret = ingestSecret
-        configuration.appKeys = [appKey]
+        configuration.appKeys = AppKeys(apps: [
+            AppSettings(name: AppName.default, keys: [appKey]),
+            AppSettings(name: "other", keys: [otherAppKey], bundleIds: ["com.other.scores"]),
+        ])
         configuration.maxBodyBytes = maxBodyBytes
         configuration.databaseConnections = 2
         configuration.readDatabaseURL = readURL?(url)

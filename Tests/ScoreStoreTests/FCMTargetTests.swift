@@ -94,20 +94,40 @@ struct FCMTargetTests {
             let startSeq = Int(at.timeIntervalSince1970 * 1000)
             #expect(pushes.map(\.timestamp) == [startSeq] && pushes.first?.route == .android)
             #expect(pushes.first?.payload.contains(#""seq":"\#(startSeq)""#) == true)
-            // The rest of the game, then unfollow and follow again: seq goes on.
-            _ = try await Ingestor(connection: connection).ingest(Array(messages.suffix(from: messages.count / 2)))
+            // More of the game, then unfollow and follow again: seq goes on after the last message.
+            let threeQuarters = messages.count * 3 / 4
+            _ = try await Ingestor(connection: connection).ingest(Array(messages[(messages.count / 2)..<threeQuarters]))
             _ = try await Projector().step(connection)
-            pushes = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
-            #expect(zip(pushes, pushes.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
-            #expect(pushes.last?.event == .end)
-            let last = pushes.last!.timestamp
+            let before = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            let lastBefore = before.last!.timestamp
+            let again = messages[threeQuarters - 1].at
             _ = try await connection.transaction { tx in
                 try Followers.unfollow(gameId: gameId, fcmToken: androidRegistration, in: tx)
-                _ = try Followers.follow(gameId: gameId, fcm: .token(androidRegistration), at: Date(), in: tx)
+                _ = try Followers.follow(gameId: gameId, fcm: .token(androidRegistration), at: again, in: tx)
+            }
+            // The rest of the game: every message after the last one, up to the end.
+            _ = try await Ingestor(connection: connection).ingest(Array(messages.suffix(from: threeQuarters)))
+            _ = try await Projector().step(connection)
+            pushes = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            let after = pushes.filter { $0.id > before.last!.id }
+            #expect(!after.isEmpty && after.allSatisfy { $0.timestamp > lastBefore }, "seq goes on after a new follow")
+            #expect(zip(after, after.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
+            #expect(pushes.last?.event == .end)
+            let last = pushes.last!.timestamp
+            // After the end, a new follow is refused naming the end: it would wait for ever.
+            await #expect {
+                try await connection.transaction { tx in
+                    try Followers.unfollow(gameId: gameId, fcmToken: androidRegistration, in: tx)
+                    _ = try Followers.follow(gameId: gameId, fcm: .token(androidRegistration), at: Date(), in: tx)
+                }
+            } throws: { error in
+                guard case .gameOver(let end) = error as? RegistrationRefusal else { return false }
+                return end.gameId == gameId && end.status == .closed && (end.homeScore, end.awayScore) == (7, 3)
             }
             let stored = try await connection.query(
-                "SELECT throttle_state FROM activities WHERE route = 'android'")[0].string("throttle_state")
-            #expect(try LiveUpdateThrottle(storageText: stored).lastSeq == last, "a game that is over sends nothing")
+                "SELECT throttle_state, active FROM activities WHERE route = 'android'")[0]
+            #expect(try LiveUpdateThrottle(storageText: try stored.string("throttle_state")).lastSeq == last)
+            #expect(try stored.bool("active"), "the refused follow's transaction left the follow as it was")
         }
     }
 

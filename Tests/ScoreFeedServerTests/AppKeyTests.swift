@@ -1,0 +1,300 @@
+import Foundation
+import NIOHTTP1
+import PostgresClient
+import ScoreFeedServer
+import ScoreFeedTesting
+import ScoreStore
+import Testing
+
+/// Issue 25: an app key belongs to one app, and what it registered is that app's.
+@Suite("app keys: each app's registrations are its own")
+struct AppKeyTests {
+    let json = ("Content-Type", "application/json")
+    let mine = ("Authorization", "Bearer " + appKey)
+    let other = ("Authorization", "Bearer " + otherAppKey)
+    let token = String(repeating: "ab", count: 32)
+    let startToken = String(repeating: "5e", count: 32)
+
+    func field(_ reply: RunningServer.Reply) -> String? {
+        ((reply.object["error"] as? [String: Any])?["details"] as? [[String: Any]])?.first?["field"] as? String
+    }
+
+    @Test("SCOREFEED_APP_KEYS: APP:KEY pairs and bare keys of the default app; per-app bundle ids and Firebase project")
+    func configuration() throws {
+        let bare = try ServerConfiguration.fromEnvironment([
+            "SCOREFEED_APP_KEYS": "key-of-the-only-app-01,second-key-of-the-app"
+        ])
+        #expect(
+            bare.appKeys
+                == AppKeys(apps: [
+                    AppSettings(name: "default", keys: ["key-of-the-only-app-01", "second-key-of-the-app"])
+                ]))
+        let named = try ServerConfiguration.fromEnvironment([
+            "SCOREFEED_APP_KEYS":
+                "ios:ios-key-0000000000001, android-beta:and-key-000000000001,ios:ios-key-0000000000002",
+            "SCOREFEED_APP_IOS_BUNDLE_IDS": "com.example.scores, com.example.scores.beta",
+            "SCOREFEED_APP_ANDROID_BETA_FIREBASE_PROJECT": "scores-android-beta",
+        ])
+        #expect(
+            named.appKeys
+                == AppKeys(apps: [
+                    AppSettings(
+                        name: "ios", keys: ["ios-key-0000000000001", "ios-key-0000000000002"],
+                        bundleIds: ["com.example.scores", "com.example.scores.beta"]),
+                    AppSettings(
+                        name: "android-beta", keys: ["and-key-000000000001"], firebaseProject: "scores-android-beta"),
+                ]))
+        for (env, message) in [
+            (["SCOREFEED_APP_KEYS": "ios:short"], "at least 16 characters"),
+            (["SCOREFEED_APP_KEYS": "ios:same-key-00000000001,tv:same-key-00000000001"], "two apps (ios and tv)"),
+            (
+                ["SCOREFEED_APP_KEYS": "ios:ios-key-0000000000001", "SCOREFEED_APP_TV_BUNDLE_IDS": "com.example.tv"],
+                "SCOREFEED_APP_TV_BUNDLE_IDS names no app"
+            ),
+            (
+                ["SCOREFEED_APP_KEYS": "ios:ios-key-0000000000001", "SCOREFEED_APP_IOS_BUNDLE_IDS": "nodots"],
+                "reverse-DNS"
+            ),
+            (
+                [
+                    "SCOREFEED_APP_KEYS": "ios:ios-key-0000000000001",
+                    "SCOREFEED_APP_IOS_FIREBASE_PROJECT": "Bad_Project",
+                ],
+                "Firebase project id"
+            ),
+        ] {
+            #expect {
+                try ServerConfiguration.fromEnvironment(env)
+            } throws: { error in
+                let text = "\(error)"
+                return text.contains(message) && !text.contains("same-key") && !text.contains("ios-key")
+            }
+        }
+    }
+
+    @Test("another app's key gets 404 for an activity, cannot list or remove followers, take over or re-route a token")
+    func isolation() async throws {
+        try await withServer { server in
+            let (token, startToken) = (token, startToken)
+            let register =
+                #"{"pushToken":"\#(token)","bundleId":"com.example.scores","fcmToken":"\#(fcmIOSRegistration)","allowUnknownGame":true}"#
+            #expect(
+                try await server.request(.POST, "/v1/games/g1/activities", body: register, headers: [mine, json]).status
+                    == 201)
+            let follow = #"{"gameId":"g1","fcmToken":"\#(androidRegistration)","allowUnknownGame":true}"#
+            #expect(
+                try await server.request(.POST, "/v1/followers", body: follow, headers: [mine, json]).status == 201)
+            let device = #"{"startToken":"\#(startToken)","follow":["BOS"],"bundleId":"com.example.scores"}"#
+            #expect(try await server.request(.POST, "/v1/devices", body: device, headers: [mine, json]).status == 201)
+
+            // The activity: not found for the other app, whatever it does.
+            #expect(try await server.request(.GET, "/v1/activities/\(token)", headers: [other]).status == 404)
+            let patch = try await server.request(
+                .PATCH, "/v1/activities/\(token)", body: #"{"frequentUpdates":false}"#, headers: [other, json])
+            #expect(patch.status == 404)
+            #expect(try await server.request(.DELETE, "/v1/activities/\(token)", headers: [other]).status == 404)
+            // Registering the token again (to APNs: a re-route; or for another game) is refused.
+            for (game, body) in [
+                ("g1", #"{"pushToken":"\#(token)","bundleId":"com.other.scores","allowUnknownGame":true}"#),
+                ("g2", #"{"pushToken":"\#(token)","bundleId":"com.other.scores","allowUnknownGame":true}"#),
+            ] {
+                let reply = try await server.request(
+                    .POST, "/v1/games/\(game)/activities", body: body, headers: [other, json])
+                #expect(
+                    reply.status == 409 && reply.errorCode == "token-in-use" && field(reply) == "pushToken",
+                    "\(reply.body)")
+            }
+            let shown = try await server.request(.GET, "/v1/activities/\(token)", headers: [mine])
+            #expect(shown.object["route"] as? String == "fcm" && shown.object["frequentUpdates"] as? Bool == false)
+            #expect(
+                shown.object["active"] as? Bool == true && shown.object["fcmToken"] as? String == fcmIOSRegistration)
+
+            // The followers: the other app lists none, removes none, cannot follow with the address.
+            for path in ["/v1/followers", "/v1/followers?gameId=g1"] {
+                let list = try await server.request(.GET, path, headers: [other])
+                #expect(list.status == 200 && (list.json as? [Any])?.isEmpty == true, "\(list.body)")
+            }
+            let unfollow = try await server.request(
+                .DELETE, "/v1/followers?gameId=g1&fcmToken=\(androidRegistration)", headers: [other])
+            #expect(unfollow.status == 404)
+            let taken = try await server.request(.POST, "/v1/followers", body: follow, headers: [other, json])
+            #expect(taken.status == 409 && field(taken) == "fcmToken", "\(taken.body)")
+            let followers = try await server.request(.GET, "/v1/followers?gameId=g1", headers: [mine])
+            #expect((followers.json as? [[String: Any]])?.map { $0["active"] as? Bool } == [true])
+
+            // The device: its start token is the first app's; joining its start is not found.
+            let otherDevice = #"{"startToken":"\#(startToken)","follow":["NYY"],"bundleId":"com.other.scores"}"#
+            let device2 = try await server.request(.POST, "/v1/devices", body: otherDevice, headers: [other, json])
+            #expect(device2.status == 409 && field(device2) == "startToken", "\(device2.body)")
+            let mineToken = String(repeating: "cd", count: 32)
+            for start in [startToken, String(repeating: "0f", count: 32)] {
+                let join = try await server.request(
+                    .POST, "/v1/games/g1/activities",
+                    body:
+                        #"{"pushToken":"\#(mineToken)","bundleId":"com.other.scores","startToken":"\#(start)","allowUnknownGame":true}"#,
+                    headers: [other, json])
+                #expect(join.status == 404 && field(join) == "startToken", "\(join.body)")
+            }
+            let badStart = try await server.request(
+                .POST, "/v1/games/g1/activities",
+                body:
+                    #"{"pushToken":"\#(mineToken)","bundleId":"com.other.scores","startToken":"xyz","allowUnknownGame":true}"#,
+                headers: [other, json])
+            #expect(badStart.status == 400 && field(badStart) == "startToken", "\(badStart.body)")
+            // The other app lists its bundle ids: another bundle id is refused naming the field.
+            let foreignBundle = try await server.request(
+                .POST, "/v1/games/g1/activities",
+                body: #"{"pushToken":"\#(mineToken)","bundleId":"com.example.scores","allowUnknownGame":true}"#,
+                headers: [other, json])
+            #expect(foreignBundle.status == 400 && field(foreignBundle) == "bundleId", "\(foreignBundle.body)")
+            // Nothing of the refused requests was stored.
+            let own = try await server.request(
+                .POST, "/v1/games/g1/activities",
+                body: #"{"pushToken":"\#(mineToken)","bundleId":"com.other.scores","allowUnknownGame":true}"#,
+                headers: [other, json])
+            #expect(own.status == 201, "\(own.body)")
+            #expect(try await server.request(.GET, "/v1/activities/\(mineToken)", headers: [mine]).status == 404)
+        }
+    }
+
+    @Test("GET /v1/games/{id}/pushes with an app key lists and counts only that app's pushes")
+    func pushesPerApp() async throws {
+        try await withServer { server in
+            #expect(try await server.ingest("[\(scheduled("g1"))]").status == 202)
+            let tokens = [
+                (mine, String(repeating: "a1", count: 32), "com.example.scores"),
+                (other, String(repeating: "b2", count: 32), "com.other.scores"),
+            ]
+            for (auth, token, bundle) in tokens {
+                let reply = try await server.request(
+                    .POST, "/v1/games/g1/activities", body: #"{"pushToken":"\#(token)","bundleId":"\#(bundle)"}"#,
+                    headers: [auth, json])
+                #expect(reply.status == 201, "\(reply.body)")
+            }
+            #expect(try await server.ingest("[\(started("g1")),\(run("g1", 1))]").status == 202)
+            var all = try await server.request(.GET, "/v1/games/g1/pushes")
+            for _ in 0..<100 where (all.object["pushes"] as? [Any])?.count ?? 0 < 2 {
+                try await Task.sleep(for: .milliseconds(50))
+                all = try await server.request(.GET, "/v1/games/g1/pushes")
+            }
+            let everyone = all.object["pushes"] as? [[String: Any]] ?? []
+            #expect(Set(everyone.compactMap { $0["pushToken"] as? String }) == ["a1a1a1a1…", "b2b2b2b2…"])
+            for (auth, token, _) in tokens {
+                let reply = try await server.request(.GET, "/v1/games/g1/pushes", headers: [auth])
+                let pushes = reply.object["pushes"] as? [[String: Any]] ?? []
+                #expect(!pushes.isEmpty && pushes.allSatisfy { $0["pushToken"] as? String == token }, "\(reply.body)")
+                let counts = reply.object["counts"] as? [String: Any]
+                #expect(counts?["planned"] as? Int == pushes.count)
+                let activities = reply.object["activities"] as? [[String: Any]] ?? []
+                #expect(activities.map { $0["pushToken"] as? String } == [token])
+                #expect((reply.object["latest"] as? [String: Any])?["pushToken"] as? String == token)
+            }
+        }
+    }
+
+    @Test("a registration after the final is 409 game-over naming the end: activity, follower, device join, device")
+    func afterTheFinal() async throws {
+        try await withServer { server in
+            let messages = [scheduled("g1"), started("g1"), run("g1", 1), final("g1")]
+            #expect(try await server.ingest("[" + messages.joined(separator: ",") + "]").status == 202)
+            _ = try await server.waitForGame("g1", version: 4)
+            let device = #"{"startToken":"\#(startToken)","follow":["BOS"],"bundleId":"com.example.scores"}"#
+            #expect(try await server.request(.POST, "/v1/devices", body: device, headers: [mine, json]).status == 201)
+            for (path, body) in [
+                ("/v1/games/g1/activities", #"{"pushToken":"\#(token)","bundleId":"com.example.scores"}"#),
+                (
+                    "/v1/games/g1/activities",
+                    #"{"pushToken":"\#(token)","bundleId":"com.example.scores","startToken":"\#(startToken)"}"#
+                ),
+                ("/v1/followers", #"{"gameId":"g1","fcmToken":"\#(androidRegistration)"}"#),
+                (
+                    "/v1/devices",
+                    #"{"startToken":"\#(startToken)","follow":["BOS","g1"],"bundleId":"com.example.scores"}"#
+                ),
+            ] {
+                let reply = try await server.request(.POST, path, body: body, headers: [mine, json])
+                #expect(reply.status == 409 && reply.errorCode == "game-over", "\(path) \(reply.body)")
+                let end = ((reply.object["error"] as? [String: Any])?["details"] as? [[String: Any]])?.first ?? [:]
+                #expect(end["field"] as? String == "gameId" && end["gameId"] as? String == "g1")
+                #expect(end["status"] as? String == "closed" && end["endedAt"] as? String == "2026-05-02T02:00:00Z")
+                #expect(
+                    end["homeScore"] as? Int == 1 && end["awayScore"] as? Int == 0 && end["home"] as? String == "BOS")
+            }
+            #expect(try await server.request(.GET, "/v1/activities/\(token)", headers: [mine]).status == 404)
+            let followers = try await server.request(.GET, "/v1/followers", headers: [mine])
+            #expect((followers.json as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test("small answers: DELETE /v1/followers names gameId; an error echoes a long id clipped")
+    func smallAnswers() async throws {
+        try await withServer { server in
+            for headers in [[mine], [mine, json]] {
+                let reply = try await server.request(.DELETE, "/v1/followers", headers: headers)
+                #expect(reply.status == 400 && field(reply) == "gameId", "\(reply.body)")
+            }
+            let noGame = try await server.request(
+                .DELETE, "/v1/followers?fcmToken=\(androidRegistration)", headers: [mine])
+            #expect(noGame.status == 400 && field(noGame) == "gameId", "\(noGame.body)")
+            let long = String(repeating: "x", count: 5000)
+            for (path, headers) in [
+                ("/v1/games/\(long)", [(String, String)]()), ("/v1/games/\(long)/pushes", []),
+                ("/v1/games/\(long)/events", []),
+                ("/v1/followers?gameId=\(long)&fcmToken=\(androidRegistration)", [mine]),
+                ("/v1/games/\(long)/channel", [mine]),
+            ] {
+                let method: HTTPMethod = path.hasPrefix("/v1/followers") ? .DELETE : .GET
+                let reply = try await server.request(method, path, headers: headers)
+                #expect(
+                    (400..<500).contains(reply.status) && reply.body.count < 600,
+                    "\(path.prefix(40)): \(reply.body.prefix(200))")
+            }
+        }
+    }
+
+    @Test("re-registered through FCM: pushes already sent keep the route they went by in GET /v1/games/{id}/pushes")
+    func routeHistory() async throws {
+        try await withServer { server in
+            #expect(try await server.ingest("[\(scheduled("g1"))]").status == 202)
+            let register = #"{"pushToken":"\#(token)","bundleId":"com.example.scores"}"#
+            #expect(
+                try await server.request(.POST, "/v1/games/g1/activities", body: register, headers: [mine, json]).status
+                    == 201)
+            #expect(try await server.ingest("[\(started("g1")),\(run("g1", 1))]").status == 202)
+            var reply = try await server.request(.GET, "/v1/games/g1/pushes", headers: [mine])
+            for _ in 0..<100 where (reply.object["pushes"] as? [Any])?.isEmpty ?? true {
+                try await Task.sleep(for: .milliseconds(50))
+                reply = try await server.request(.GET, "/v1/games/g1/pushes", headers: [mine])
+            }
+            // The pushes so far went to APNs (this server has no APNs client: the outbox records it).
+            let connection = try await PostgresConnection.connect(server.databaseURL)
+            let claimed = try await connection.transaction { try Outbox.claim(limit: 10, lease: 30, in: $0) }
+            try await connection.transaction { tx in
+                try Outbox.record(claimed.map { Outbox.Attempt($0, status: 200, reason: nil, outcome: .sent) }, in: tx)
+            }
+            await connection.close()
+            let moved =
+                #"{"pushToken":"\#(token)","bundleId":"com.example.scores","fcmToken":"\#(fcmIOSRegistration)"}"#
+            #expect(
+                try await server.request(.POST, "/v1/games/g1/activities", body: moved, headers: [mine, json]).status
+                    == 201)
+            // The end is planned at once: it goes the new way.
+            #expect(try await server.ingest("[\(final("g1"))]").status == 202)
+            for _ in 0..<100 {
+                reply = try await server.request(.GET, "/v1/games/g1/pushes", headers: [mine])
+                if (reply.object["pushes"] as? [[String: Any]] ?? []).contains(where: {
+                    $0["state"] as? String == "planned"
+                }) {
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let pushes = reply.object["pushes"] as? [[String: Any]] ?? []
+            let sent = pushes.filter { $0["state"] as? String == "sent" }
+            let planned = pushes.filter { $0["state"] as? String == "planned" }
+            #expect(!sent.isEmpty && sent.count == claimed.count)
+            #expect(sent.allSatisfy { $0["route"] as? String == "apns" && $0["fcmTarget"] is NSNull }, "\(sent)")
+            #expect(!planned.isEmpty && planned.allSatisfy { $0["route"] as? String == "fcm" }, "\(reply.body)")
+        }
+    }
+}
