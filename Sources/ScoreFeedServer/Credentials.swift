@@ -21,16 +21,6 @@ enum Credentials {
         return parts[1].trimmingCharacters(in: .whitespaces)
     }
 
-    /// Whether a request presents one of `keys` as its bearer key: `false` when it has no bearer
-    /// key at all; a 403 when it has a wrong one (never silently treated as anonymous).
-    static func presentsKey(_ request: Request, anyOf keys: [String], kind: String) throws -> Bool {
-        guard let key = bearer(request.headers[.authorization]) else { return false }
-        guard matches(key, anyOf: keys) else {
-            throw APIError(.forbidden, "forbidden", "this bearer key is not \(kind)")
-        }
-        return true
-    }
-
     /// Whether `candidate` is one of `keys`, compared as ``index(of:in:)`` compares.
     static func matches(_ candidate: String, anyOf keys: [String]) -> Bool {
         index(of: candidate, in: keys) != nil
