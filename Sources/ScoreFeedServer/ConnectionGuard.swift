@@ -1,3 +1,4 @@
+import CoreMetrics
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -38,6 +39,8 @@ final class ConnectionRegistry: Sendable {
     let capacity: Int
     private let state: Mutex<(table: ConnectionTable, channels: [Int: any Channel], nextId: Int)>
     let metrics: ServerMetrics
+    /// The gauge of the open connections.
+    private let open: CoreMetrics.Gauge
     private let logger: Logger
 
     init(capacity: Int, limits: ConnectionTimeouts.Limits, metrics: ServerMetrics, logger: Logger) {
@@ -46,20 +49,21 @@ final class ConnectionRegistry: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.state = Mutex((ConnectionTable(capacity: capacity), [:], 0))
-        metrics.connections(open: 0, capacity: capacity)
+        self.open = metrics.connections(capacity: capacity)
+        open.record(0)
     }
 
     /// Counts a new connection: returns its id, or `nil` when it is refused (the caller closes it).
     /// Closes the connection evicted to make room for it.
     func admit(_ channel: any Channel) -> Int? {
-        let (id, admission, notice, open) = state.withLock { state in
+        let (id, admission, notice, evicted) = state.withLock { state in
             let id = state.nextId
             state.nextId += 1
             let (admission, notice) = state.table.admit(id, at: .now())
             var evicted: (any Channel)?
             if case .admitEvicting(let victim) = admission { evicted = state.channels.removeValue(forKey: victim) }
             if admission != .refuse { state.channels[id] = channel }
-            metrics.connections(open: state.table.count, capacity: capacity)
+            open.record(state.table.count)
             return (id, admission, notice, evicted)
         }
         if let notice {
@@ -74,7 +78,7 @@ final class ConnectionRegistry: Sendable {
         case .admit: return id
         case .admitEvicting:
             metrics.connectionClosed(reason: ConnectionTimeouts.Reason.evicted.rawValue)
-            open?.close(promise: nil)
+            evicted?.close(promise: nil)
             return id
         case .refuse:
             metrics.connectionClosed(reason: ConnectionTimeouts.Reason.refused.rawValue)
@@ -92,7 +96,7 @@ final class ConnectionRegistry: Sendable {
         state.withLock { state in
             state.table.remove(id)
             state.channels[id] = nil
-            metrics.connections(open: state.table.count, capacity: capacity)
+            open.record(state.table.count)
         }
     }
 }

@@ -55,10 +55,11 @@ public final class ServerMetrics: Sendable {
         counter("scorefeed_updates_coalesced_total").increment(by: count)
     }
 
-    /// The open HTTP connections and their cap (`SCOREFEED_MAX_CONNECTIONS`).
-    func connections(open: Int, capacity: Int) {
-        gauge("scorefeed_http_connections").record(open)
+    /// Records the cap on HTTP connections (`SCOREFEED_MAX_CONNECTIONS`) and returns the gauge of the
+    /// open ones (made once: it is set at every connection's opening and closing).
+    func connections(capacity: Int) -> CoreMetrics.Gauge {
         gauge("scorefeed_http_connections_max").record(capacity)
+        return gauge("scorefeed_http_connections")
     }
 
     /// An HTTP connection the server closed, by reason: `header-timeout`, `idle-timeout`,

@@ -94,7 +94,7 @@ class Client:
 
 
 def metric(port, name):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     connection.request("GET", "/metrics")
     for line in connection.getresponse().read().decode().splitlines():
         if line.startswith(name + " ") or line.startswith(name + "{"):
