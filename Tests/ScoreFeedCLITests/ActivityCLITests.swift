@@ -54,6 +54,28 @@ struct ActivityCLITests {
         }
     }
 
+    @Test("--app: the command line registers as the default app or as --app; another app neither takes over nor sees")
+    func apps() async throws {
+        try await TestDatabase.withSchema { url in
+            let cli = CLI(databaseURL: url)
+            let add = ["activity", "add", "g1", token, "--bundle-id", "com.example.scores", "--allow-unknown-game"]
+            let added = try await cli.run(add + ["--app", "ios"])
+            #expect(added.status == 0, "\(added.stderr)")
+            let taken = try await cli.run(add + ["--app", "tv", "--fcm-token", "dFx3kP0aQ_m:APA91bH2example"])
+            #expect(taken.status == 1 && taken.stderr.contains("pushToken: this token is registered by another app"))
+            #expect(try await cli.run(add).status == 1, "the default app does not take it over either")
+            #expect(try await cli.run("activity", "list", "--json", "--app", "tv").stdout == "[]\n")
+            let all = try await cli.run("activity", "list", "--json")
+            let rows = try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [[String: Any]] ?? []
+            #expect(rows.map { $0["app"] as? String } == ["ios"] && rows.map { $0["route"] as? String } == ["apns"])
+            #expect(try await cli.run("activity", "show", token, "--app", "tv").status == 1)
+            #expect(try await cli.run("activity", "remove", token, "--app", "tv").status == 1)
+            #expect(try await cli.run("activity", "remove", token, "--app", "ios").status == 0)
+            let bad = try await cli.run(add + ["--app", "Not_An_App"])
+            #expect(bad.status != 0 && bad.stderr.contains("--app must be"), "\(bad.stderr)")
+        }
+    }
+
     @Test("replay --deliver sends the pushes to a local APNs server started with apns-sandbox")
     func replayAndDeliver() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox-\(UUID().uuidString)").path
