@@ -44,6 +44,10 @@ struct AppKeyTests {
                     AppSettings(
                         name: "android-beta", keys: ["and-key-000000000001"], firebaseProject: "scores-android-beta"),
                 ]))
+        // Printed (a log line, a failed expectation), the apps show no key.
+        for printed in ["\(named.appKeys.apps)", "\(named.appKeys.apps[0])"] {
+            #expect(printed.contains("ios") && !printed.contains("-key-"), "\(printed)")
+        }
         for (env, message) in [
             (["SCOREFEED_APP_KEYS": "ios:short"], "at least 16 characters"),
             (["SCOREFEED_APP_KEYS": "ios:same-key-00000000001,tv:same-key-00000000001"], "two apps (ios and tv)"),
