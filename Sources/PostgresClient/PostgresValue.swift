@@ -88,7 +88,10 @@ public enum PostgresTimestamp {
                 divisor /= 10
             }
         }
-        digits(year, 4)
+        // Years before 1 as PostgreSQL writes them (year 0 is 1 BC), years past 9999 with every digit:
+        // whatever the date, the text is one PostgreSQL reads as it, never a wrong year or a trap.
+        let shownYear = year <= 0 ? 1 - year : year
+        digits(shownYear, max(4, String(shownYear).count))
         out.append(UInt8(ascii: "-"))
         digits(month, 2)
         out.append(UInt8(ascii: "-"))
@@ -102,6 +105,7 @@ public enum PostgresTimestamp {
         out.append(UInt8(ascii: "."))
         digits(Int(fraction), 6)
         out += "+00".utf8
+        if year <= 0 { out += " BC".utf8 }
         return String(decoding: out, as: UTF8.self)
     }
 

@@ -17,6 +17,11 @@ public enum InputRules {
     /// The rule a date outside ``instants`` breaks, for error messages.
     public static let dateRule = "must be between 1850-01-01 and 2200-12-31 (UTC)"
 
+    /// `text` as an RFC 3339 timestamp (see ``parseRFC3339(_:)``) naming one of ``instants``, or `nil`.
+    public static func timestamp(_ text: some StringProtocol) -> Date? {
+        parseRFC3339(text).flatMap { instants.contains($0) ? $0 : nil }
+    }
+
     /// The rule a text holding NUL breaks, for error messages.
     public static let nulRule = "must not contain NUL (\\u0000)"
 
@@ -26,10 +31,26 @@ public enum InputRules {
         !text.utf8.contains(0)
     }
 
-    /// Why `text` cannot be a stored string of at most `maxLength` Unicode scalars, or `nil` when it can.
-    public static func problem(in text: some StringProtocol, maxLength: Int) -> String? {
-        if !isStorable(text) { return nulRule }
-        if text.unicodeScalars.count > maxLength { return "must be at most \(maxLength) characters" }
-        return nil
+    /// The dotted path (`home.name`, `follow.2`) of the first string or member name in `value` that
+    /// is not ``isStorable(_:)``, or `nil` when every one is.
+    public static func firstUnstorable(in value: JSONValue, at path: String = "") -> String? {
+        let prefix = path.isEmpty ? "" : path + "."
+        switch value {
+        case .string(let text):
+            return isStorable(text) ? nil : (path.isEmpty ? "(body)" : path)
+        case .array(let items):
+            for (index, item) in items.enumerated() {
+                if let found = firstUnstorable(in: item, at: prefix + String(index)) { return found }
+            }
+            return nil
+        case .object(let members):
+            for key in members.keys.sorted() {
+                guard isStorable(key) else { return prefix + key.replacingOccurrences(of: "\u{0}", with: "\\u0000") }
+                if let found = firstUnstorable(in: members[key]!, at: prefix + key) { return found }
+            }
+            return nil
+        case .null, .bool, .int, .double:
+            return nil
+        }
     }
 }

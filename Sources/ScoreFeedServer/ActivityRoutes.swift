@@ -285,6 +285,7 @@ struct ActivityRoutes {
             throw APIError.badRequest("the body is not JSON: \(error)")
         }
         guard case .object(let members) = value else { throw APIError.badRequest("the body must be a JSON object") }
+        try InputGuard.requireStorable(value)
         return Fields(members: members)
     }
 

@@ -20,8 +20,9 @@ struct FollowerRoutes {
         let address = try ActivityRoutes.fcmAddress(fields, required: true)!
         var followedAt = Date()
         if fields.members["at"] != nil, fields.members["at"] != .null {
-            guard let at = parseRFC3339(try fields.string("at")) else {
-                throw ActivityRoutes.invalid("at", "must be an RFC 3339 timestamp such as 2026-05-12T23:55:00Z")
+            guard let at = InputRules.timestamp(try fields.string("at")) else {
+                throw ActivityRoutes.invalid(
+                    "at", "must be an RFC 3339 timestamp such as 2026-05-12T23:55:00Z, \(InputRules.dateRule)")
             }
             followedAt = at
         }

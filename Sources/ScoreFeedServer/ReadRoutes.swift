@@ -26,7 +26,7 @@ struct ReadRoutes {
         }
         let day = try query.get("date").map { text -> Date in
             guard let day = Self.day(String(text)) else {
-                throw APIError.badRequest("date must be a day such as 2019-04-01 (UTC)")
+                throw InputGuard.badQuery("date", InputGuard.dayRule)
             }
             return day
         }
@@ -148,11 +148,6 @@ struct ReadRoutes {
         return value
     }
 
-    static func day(_ text: String) -> Date? {
-        let parts = text.split(separator: "-")
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let date = parseRFC3339("\(text)T00:00:00Z")
-        else { return nil }
-        return date
-    }
+    /// The UTC midnight of a day `YYYY-MM-DD` from 1850 to 2200, or `nil`.
+    static func day(_ text: String) -> Date? { InputGuard.day(text) }
 }

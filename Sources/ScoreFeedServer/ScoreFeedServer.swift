@@ -93,6 +93,7 @@ public struct ScoreFeedServer: Sendable {
     func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.middlewares.add(JSONErrorMiddleware())
+        router.middlewares.add(InputGuardMiddleware())
         router.middlewares.add(MethodNotAllowedMiddleware(routes: routes))
         for route in table() {
             let path = route.path.replacingOccurrences(of: "{", with: ":").replacingOccurrences(of: "}", with: "")

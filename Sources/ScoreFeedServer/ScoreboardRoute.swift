@@ -11,7 +11,7 @@ extension ReadRoutes {
     func scoreboard(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let asked = try request.uri.queryParameters.get("date").map { text -> String in
             guard Self.day(String(text)) != nil else {
-                throw APIError.badRequest("date must be a day such as 2019-04-01 (UTC)")
+                throw InputGuard.badQuery("date", InputGuard.dayRule)
             }
             return String(text)
         }

@@ -142,6 +142,22 @@ struct PostgresConnectionTests {
         }
     }
 
+    @Test(
+        "dates before year 1 and after 9999 are sent as PostgreSQL reads them: no trap, no wrong year",
+        arguments: [
+            -62_167_219_201, -62_167_219_200, -62_198_755_200, -62_135_596_801, 253_402_300_799, 253_402_300_800,
+        ])
+    func farDates(_ seconds: Int) async throws {
+        try await TestDatabase.withSchema { url in
+            let connection = try await PostgresConnection.connect(url)
+            let date = Date(timeIntervalSince1970: TimeInterval(seconds))
+            let back = try await connection.query(
+                "SELECT extract(epoch FROM $1::timestamptz)::bigint AS e", [date])[0].int("e")
+            #expect(back == seconds)
+            await connection.close()
+        }
+    }
+
     @Test("libpq calls run on the connection's own dispatch queue, not on the cooperative pool")
     func offThePool() async throws {
         let connection = try await PostgresConnection.connect(try TestDatabase.url())
