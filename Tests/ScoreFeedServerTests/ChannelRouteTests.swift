@@ -60,6 +60,13 @@ struct ChannelRouteTests {
                 #expect(
                     metrics.contains(#"scorefeed_pushes_total{result="sent",reason="",target="channel"} 2"#),
                     "\(metrics)")
+                // Another app gets a channel of its own (Apple keeps channels per bundle id), never the first app's.
+                let other = try await server.request(
+                    .GET, "/v1/games/g1/channel", headers: [("Authorization", "Bearer \(otherAppKey)")])
+                let otherId = try #require(other.object["channelId"] as? String, "\(other.body)")
+                #expect(otherId != id && otherId != sandboxed.object["channelId"] as? String)
+                let mine = try await server.request(.GET, "/v1/games/g1/channel", headers: [auth])
+                #expect(mine.object["channelId"] as? String == id)
             }
             await channels.shutdown()
             try await broadcasts.shutdown()
