@@ -145,8 +145,9 @@ extension MLBSnapshot {
         away = try MLBSnapshot.team(try teams.object("away"))
         let datetime = try gameData.object("datetime")
         let dateTime = try datetime.string("dateTime")
-        guard let startsAt = parseRFC3339(dateTime) else {
-            throw datetime.fail("dateTime", "must be an RFC 3339 timestamp like 2026-04-01T23:05:00Z")
+        guard let startsAt = InputRules.timestamp(dateTime) else {
+            throw datetime.fail(
+                "dateTime", "must be an RFC 3339 timestamp like 2026-04-01T23:05:00Z, \(InputRules.dateRule)")
         }
         self.startsAt = startsAt
 

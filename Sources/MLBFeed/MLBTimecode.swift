@@ -10,7 +10,8 @@ public struct MLBTimecode: Sendable, Hashable, Comparable, CustomStringConvertib
     /// The instant it names.
     public let date: Date
 
-    /// Parses `YYYYMMDD_HHMMSS`; `nil` when the text has another shape or names no real instant.
+    /// Parses `YYYYMMDD_HHMMSS`; `nil` when the text has another shape or names no real instant of
+    /// ``InputRules/years``.
     public init?(_ text: String) {
         let bytes = Array(text.utf8)
         guard bytes.count == 15, bytes[8] == UInt8(ascii: "_"),
@@ -19,7 +20,7 @@ public struct MLBTimecode: Sendable, Hashable, Comparable, CustomStringConvertib
         let digits = Array(text)
         func part(_ range: Range<Int>) -> String { String(digits[range]) }
         let rfc = "\(part(0..<4))-\(part(4..<6))-\(part(6..<8))T\(part(9..<11)):\(part(11..<13)):\(part(13..<15))Z"
-        guard let date = parseRFC3339(rfc) else { return nil }
+        guard let date = InputRules.timestamp(rfc) else { return nil }
         self.text = text
         self.date = date
     }
