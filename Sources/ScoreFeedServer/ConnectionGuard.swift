@@ -134,7 +134,9 @@ final class ConnectionWatch {
     func receive(_ event: ConnectionTimeouts.Event) -> ConnectionTimeouts.Action {
         let action = machine.receive(event, at: .now())
         if case .close(let reason) = action {
-            if reason != .lingerEnded { registry.metrics.connectionClosed(reason: reason.rawValue) }
+            if reason != .lingerEnded && reason != .clientLeft {
+                registry.metrics.connectionClosed(reason: reason.rawValue)
+            }
             channel.close(promise: nil)
         }
         synchronise()

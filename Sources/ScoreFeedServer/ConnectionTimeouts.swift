@@ -32,6 +32,8 @@ struct ConnectionTimeouts: Sendable, Equatable {
         case refused
         /// The end of the drain after a `Connection: close` response.
         case lingerEnded = "linger-ended"
+        /// The client closed its side before a request's headers were complete: nothing can be answered.
+        case clientLeft = "client-left"
     }
 
     /// What a handler of the connection saw.
@@ -141,7 +143,7 @@ struct ConnectionTimeouts: Sendable, Equatable {
             inFlight = max(0, inFlight - 1)
             if inFlight == 0 { idleSince = now }
         case .inputEnded:
-            break
+            if isWaitingForRequest { return close(.clientLeft) }
         case .timer:
             return timerFired(at: now)
         }

@@ -102,6 +102,13 @@ struct ConnectionRulesTests {
                 (3300, .timer, .close(.lingerEnded)),
             ], deadline: nil, waiting: false),
         TimeoutScript(
+            name: "a client that closes its side before its headers are complete is closed at once",
+            steps: [(1100, .bytes, .proceed), (1200, .inputEnded, .close(.clientLeft))], deadline: nil,
+            waiting: false),
+        TimeoutScript(
+            name: "a client that closes its side after its request still gets its answer",
+            steps: get + [(1200, .inputEnded, .proceed)], deadline: nil, waiting: false),
+        TimeoutScript(
             name: "a pipelined request waits for the one before it",
             steps: get + [
                 (1200, .bytes, .proceed), (1200, .requestHead, .proceed), (1200, .requestEnd, .proceed),

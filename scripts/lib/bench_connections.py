@@ -4,6 +4,8 @@ Run as `bench_connections.py hold PORT COUNT` it is one of the client processes:
 open-file limit to the hard one, opens COUNT connections that each send the start of a request and never
 finish its headers, prints how many it opened, and holds them until its standard input closes; then it
 prints how many the server had closed.
+The well-behaved client is timed while the connections are opened, while they are held, and for 10 s
+after the client processes close them all at once.
 """
 import argparse, http.client, json, os, resource, socket, subprocess, sys, threading, time, urllib.parse
 
@@ -142,6 +144,10 @@ def main():
         closed = 0
         for h in holders:
             h.stdin.close()
+        # The clients close their connections all at once: the server has them all to close too.
+        deadline = time.monotonic() + 10
+        released = client.run(lambda: time.monotonic() >= deadline)
+        for h in holders:
             closed += json.loads(h.stdout.readline())["closedByServer"]
             h.wait()
         evicted = list(metric(port, "scorefeed_http_connections_closed_total"))
@@ -152,6 +158,7 @@ def main():
             "server": {"headerTimeoutSeconds": args.header_timeout, "openConnectionsMetric": gauge,
                        "openFiles": fds, "rssMB": rss, "closedMetric": evicted},
             "whileOpening": opening, "whileHeld": dict(held, seconds=args.hold_seconds),
+            "afterRelease": dict(released, seconds=10),
         }, indent=1))
     finally:
         server.terminate()
