@@ -13,11 +13,13 @@ package enum Runtime {
     package static let logger = Logger(label: "scorefeed")
 
     /// The time of an `--at` option (now when it is not given).
-    /// - Throws: `ValidationError` when it is not RFC 3339.
+    /// - Throws: `ValidationError` when it is not RFC 3339, or outside ``InputRules/instants``.
     static func time(at text: String?) throws -> Date {
         guard let text else { return Date() }
-        guard let date = parseRFC3339(text) else {
-            throw ValidationError("--at must be an RFC 3339 timestamp such as 2026-05-12T23:55:00Z, not \"\(text)\"")
+        guard let date = InputRules.timestamp(text) else {
+            throw ValidationError(
+                "--at must be an RFC 3339 timestamp such as 2026-05-12T23:55:00Z, \(InputRules.dateRule), "
+                    + "not \"\(text)\"")
         }
         return date
     }

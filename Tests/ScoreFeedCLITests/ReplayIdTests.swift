@@ -58,3 +58,21 @@ struct ReplayIdTests {
         }
     }
 }
+
+@Suite("scorefeed: times outside 1850-2200 are refused, never sent to the database")
+struct CLITimeLimitTests {
+    @Test("--at of year 0 with an extreme offset, or 9999 past the edge: a non-zero exit naming --at")
+    func farAt() async throws {
+        try await TestDatabase.withSchema { url in
+            let cli = CLI(databaseURL: url)
+            let token = String(repeating: "a1", count: 32)
+            for at in ["0000-01-01T00:00:00+23:59", "9999-12-31T23:59:59-23:59", "1849-12-31T23:59:59Z"] {
+                let run = try await cli.run(
+                    "activity", "add", "g1", token, "--bundle-id", "com.example.scores", "--allow-unknown-game",
+                    "--at", at)
+                #expect(run.status != 0, "\(at)")
+                #expect(run.stderr.contains("--at must be") && run.stderr.contains("1850-01-01"), "\(run.stderr)")
+            }
+        }
+    }
+}
