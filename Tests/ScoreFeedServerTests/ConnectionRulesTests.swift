@@ -194,6 +194,38 @@ struct ConnectionRulesTests {
         #expect(table.admit(4, at: at(0)) == (.admitEvicting(1), nil))
     }
 
+    @Test("the timeouts and the cap are read from the environment, fractions of seconds allowed")
+    func settings() throws {
+        let defaults = try ServerConfiguration.fromEnvironment([:])
+        #expect(defaults.headerTimeout == .seconds(5))
+        #expect(defaults.idleTimeout == .seconds(30))
+        #expect(defaults.bodyTimeout == .seconds(10))
+        #expect(defaults.maxConnections == nil)
+        let set = try ServerConfiguration.fromEnvironment([
+            "SCOREFEED_HEADER_TIMEOUT_SECONDS": "2.5", "SCOREFEED_IDLE_TIMEOUT_SECONDS": "75",
+            "SCOREFEED_BODY_TIMEOUT_SECONDS": "0.25", "SCOREFEED_MAX_CONNECTIONS": "5000",
+        ])
+        #expect(set.headerTimeout == .milliseconds(2500))
+        #expect(set.idleTimeout == .seconds(75))
+        #expect(set.bodyTimeout == .milliseconds(250))
+        #expect(set.maxConnections == 5000)
+    }
+
+    @Test(
+        "a timeout or cap out of range is refused, naming the variable",
+        arguments: [
+            ("SCOREFEED_HEADER_TIMEOUT_SECONDS", "0"), ("SCOREFEED_HEADER_TIMEOUT_SECONDS", "five"),
+            ("SCOREFEED_IDLE_TIMEOUT_SECONDS", "3601"), ("SCOREFEED_BODY_TIMEOUT_SECONDS", "-1"),
+            ("SCOREFEED_MAX_CONNECTIONS", "0"), ("SCOREFEED_MAX_CONNECTIONS", "1.5"),
+        ])
+    func badSettings(_ name: String, _ value: String) {
+        #expect {
+            try ServerConfiguration.fromEnvironment([name: value])
+        } throws: { error in
+            "\(error)".hasPrefix(name)
+        }
+    }
+
     @Test(
         "the default cap leaves room below the open-file limit",
         arguments: [(20_000, 19_000), (1024, 768), (65_536, 62_260), (100, 16)])
