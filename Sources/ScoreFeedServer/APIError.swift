@@ -73,7 +73,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             let message =
                 error.body
                 ?? (error.status == .notFound
-                    ? "no such route: \(request.method) \(request.uri.path)" : error.status.reasonPhrase)
+                    ? "no such route: \(request.method) \(request.uri.path.clipped())" : error.status.reasonPhrase)
             let code = error.status == .notFound ? "not-found" : "http-\(error.status.code)"
             var api = APIError(error.status, code, message)
             api.headers = error.headers

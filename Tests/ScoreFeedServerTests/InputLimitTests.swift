@@ -50,6 +50,18 @@ struct InputLimitTests {
         }
     }
 
+    @Test("a 404 echoes a long id or path clipped, never its 5,000 characters")
+    func longIdsClipped() async throws {
+        try await withServer { server in
+            let long = String(repeating: "x", count: 5000)
+            for path in ["/v1/games/\(long)", "/v1/games/\(long)/events", "/v1/\(long)"] {
+                let reply = try await server.request(.GET, path)
+                #expect(reply.status == 404 || reply.status == 400, "\(path.prefix(40)): \(reply.body.prefix(300))")
+                #expect(reply.body.utf8.count < 1000, "\(path.prefix(40)): \(reply.body.utf8.count) bytes")
+            }
+        }
+    }
+
     @Test(
         "registration bodies: NUL in any member, a far date: 400 naming the field",
         arguments: [
