@@ -1,5 +1,7 @@
 import Hummingbird
 import NIOCore
+import NIOEmbedded
+import ScoreFeedTesting
 import Testing
 
 @testable import ScoreFeedServer
@@ -192,6 +194,29 @@ struct ConnectionRulesTests {
         }
         #expect(table.admit(3, at: at(0)) == (.admitEvicting(2), .init(evicted: 1, refused: 0)))
         #expect(table.admit(4, at: at(0)) == (.admitEvicting(1), nil))
+    }
+
+    @Test("the registry closes the evicted channel and says so in the log, at most once per interval")
+    func registryEvictsAndLogs() async throws {
+        let recorder = LogRecorder()
+        let registry = ConnectionRegistry(
+            capacity: 2, limits: Self.limits, metrics: ServerMetrics(), logger: recorder.logger())
+        let channels = (0..<4).map { _ in EmbeddedChannel() }
+        for channel in channels { try await channel.connect(to: .init(ipAddress: "127.0.0.1", port: 1)).get() }
+        #expect(registry.admit(channels[0]) == 0)
+        #expect(registry.admit(channels[1]) == 1)
+        #expect(recorder.entries.isEmpty)
+        #expect(registry.admit(channels[2]) == 2)
+        #expect(!channels[0].isActive)
+        registry.waiting(1, false)
+        #expect(registry.admit(channels[3]) == 3)
+        #expect(!channels[2].isActive)
+        #expect(channels[1].isActive && channels[3].isActive)
+        let warnings = recorder.entries.filter { $0.level == .warning }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.message.contains("HTTP connection cap reached") == true)
+        #expect(warnings.first?.metadata["connections.evicted"] == "1")
+        #expect(warnings.first?.metadata["connections.cap"] == "2")
     }
 
     @Test("the timeouts and the cap are read from the environment, fractions of seconds allowed")
