@@ -65,6 +65,9 @@ public enum ChildProcess {
         } else {
             posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
+        // The child gets only these three: a parent's sockets (a test's in-process server, NIO's
+        // accepted connections, which are not close-on-exec) must not stay open in it.
+        closeFrom(3, in: &actions)
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
@@ -89,3 +92,19 @@ public enum ChildProcess {
             stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
     }
 }
+
+/// Adds "close every descriptor from `lowest` up" to `actions`: glibc's
+/// `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module does not
+/// import, looked up once. Without it (an older libc), the child inherits the descriptors as before.
+private func closeFrom(_ lowest: Int32, in actions: inout posix_spawn_file_actions_t) {
+    guard let addCloseFrom else { return }
+    _ = addCloseFrom(&actions, lowest)
+}
+
+private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+private nonisolated(unsafe) let addCloseFrom: AddCloseFrom? = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+    else { return nil }
+    return unsafeBitCast(symbol, to: AddCloseFrom.self)
+}()

@@ -120,6 +120,16 @@ struct CLITests {
         }
     }
 
+    @Test("a child process inherits only standard input, output and error, not the parent's other descriptors")
+    func childDescriptors() async throws {
+        let held = open("/dev/null", O_RDONLY)  // not close-on-exec, as NIO's accepted sockets are not
+        defer { close(held) }
+        #expect(held > 2)
+        let listing = try await ChildProcess.run(["/bin/ls", "/proc/self/fd"])
+        let descriptors = listing.stdout.split(separator: "\n").compactMap { Int32($0) }
+        #expect(descriptors.contains(2) && !descriptors.contains(held), "\(descriptors)")
+    }
+
     @Test("SCOREFEED_LOG_LEVEL: trace and any case are levels; a misspelt level is refused, not read as info")
     func logLevels() async throws {
         var cli = CLI(databaseURL: "postgresql://unused")
