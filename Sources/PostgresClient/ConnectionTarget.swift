@@ -1,7 +1,8 @@
 /// What may be shown of a connection target.
 public enum ConnectionTarget {
     /// `target` (a `postgresql://` URL or a `key=value` conninfo) with its password replaced by `***`:
-    /// the `user:password@` of a URL, and every `password` parameter of a URL's query or of a conninfo.
+    /// the `user:password@` of a URL, and every `password` and `sslpassword` parameter of a URL's query
+    /// or of a conninfo.
     public static func redacted(_ target: String) -> String {
         var text = target
         if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
@@ -13,7 +14,8 @@ public enum ConnectionTarget {
                 text.replaceSubrange(text.index(after: colon)..<at, with: "***")
             }
         }
-        return redactingParameter("password", in: text)
+        // `sslpassword` is the passphrase of the client's TLS key.
+        return ["password", "sslpassword"].reduce(text) { redactingParameter($1, in: $0) }
     }
 
     /// Replaces the value of every `name=value` (a URL query's `&name=` or a conninfo's `name = value`,

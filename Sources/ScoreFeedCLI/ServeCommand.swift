@@ -91,6 +91,12 @@ struct ServeCommand: AsyncParsableCommand {
         server.broadcasts = broadcasts
         let fcmClient = noDelivery ? nil : try fcm.client(logger: Runtime.logger)
         server.fcm = fcmClient
+        for warning in configuration.appKeys.deliveryWarnings(
+            apnsBundleId: clients == nil ? nil : try apns.configuration().bundleId,
+            fcmProject: fcmClient?.configuration.serviceAccount.projectId)
+        {
+            Runtime.logger.warning("\(warning)")
+        }
         server.drain = Duration.seconds(drainSeconds)
         do {
             let (host, portFile) = (configuration.host, self.portFile)

@@ -121,9 +121,6 @@ public actor ChangeHub {
         return low
     }
 
-    /// Whether the hub refuses new subscriptions (the server is shutting down).
-    var isClosed: Bool { clients.withLock { $0.closed } }
-
     /// The answer to ``subscribe(limit:)``.
     enum Admission {
         case subscribed(Subscription)

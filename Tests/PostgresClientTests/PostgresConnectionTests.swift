@@ -180,6 +180,8 @@ struct ConnectionTargetTests {
             ("host=h dbname=db password=s3cret user=u", "host=h dbname=db password=*** user=u"),
             ("host=h password = 'a b\\' c' user=u", "host=h password = *** user=u"),
             ("host=h passwordless=1", "host=h passwordless=1"),
+            ("host=h sslpassword=k3y sslkey=/k password=p", "host=h sslpassword=*** sslkey=/k password=***"),
+            ("postgresql://u@h/db?sslpassword=k3y", "postgresql://u@h/db?sslpassword=***"),
             (
                 "postgresql://u:pw@h1:5432,h2:5433/db?target_session_attrs=read-write",
                 "postgresql://u:***@h1:5432,h2:5433/db?target_session_attrs=read-write"
