@@ -18,6 +18,7 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let registry = self.registry
         return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            try ConnectionLimits.setSocketOptions(channel)
             let pipeline = channel.pipeline.syncOperations
             let watch = ConnectionWatch(channel: channel, registry: registry)
             try pipeline.addHandler(ConnectionBytesHandler(watch: watch), position: .first)
@@ -54,7 +55,8 @@ final class ConnectionRegistry: Sendable {
     }
 
     /// Counts a new connection: returns its id, or `nil` when it is refused (the caller closes it).
-    /// Closes the connection evicted to make room for it.
+    /// Asks the connection evicted to make room for it to close, on its own event loop (see
+    /// ``ConnectionWatch/evict()``).
     func admit(_ channel: any Channel) -> Int? {
         let (id, admission, notice, evicted) = state.withLock { state in
             let id = state.nextId
@@ -77,8 +79,7 @@ final class ConnectionRegistry: Sendable {
         switch admission {
         case .admit: return id
         case .admitEvicting:
-            metrics.connectionClosed(reason: ConnectionTimeouts.Reason.evicted.rawValue)
-            evicted?.close(promise: nil)
+            evicted?.pipeline.fireUserInboundEventTriggered(ConnectionEviction())
             return id
         case .refuse:
             metrics.connectionClosed(reason: ConnectionTimeouts.Reason.refused.rawValue)
@@ -86,9 +87,18 @@ final class ConnectionRegistry: Sendable {
         }
     }
 
-    /// Connection `id` waits for a request's head (`true`) or is busy with one (`false`).
-    func waiting(_ id: Int, _ waiting: Bool) {
-        state.withLock { waiting ? $0.table.waiting(id) : $0.table.busy(id) }
+    /// Connection `id` waits (see ``ConnectionTimeouts/Waiting``), or is busy with a request (`nil`).
+    func waiting(_ id: Int, _ waiting: ConnectionTimeouts.Waiting?) {
+        state.withLock { $0.table.waiting(id, waiting) }
+    }
+
+    /// Connection `id`, evicted but found busy with a request on its event loop, counts again.
+    func restore(_ id: Int, _ channel: any Channel) {
+        state.withLock { state in
+            state.table.restore(id)
+            state.channels[id] = channel
+            open.record(state.table.count)
+        }
     }
 
     /// Connection `id` closed.
@@ -101,6 +111,10 @@ final class ConnectionRegistry: Sendable {
     }
 }
 
+/// The registry's request to a connection to close to make room at the cap (an event through its
+/// pipeline, so that the connection's own event loop decides).
+struct ConnectionEviction: Sendable {}
+
 /// One connection's ``ConnectionTimeouts`` and its timer, shared by its two handlers (both run on
 /// the connection's event loop).
 final class ConnectionWatch {
@@ -108,7 +122,8 @@ final class ConnectionWatch {
     let registry: ConnectionRegistry
     private var machine: ConnectionTimeouts
     private var id: Int?
-    private var waiting = true
+    /// What the registry was last told.
+    private var waiting: ConnectionTimeouts.Waiting? = .request
     /// The earliest timer set and not yet fired (later ones may be pending too: they find nothing to do).
     private var nextTimer: NIODeadline?
     private var stopped = false
@@ -144,6 +159,16 @@ final class ConnectionWatch {
         return action
     }
 
+    /// Closes the connection the registry evicted to make room, unless it got busy with a request in
+    /// the meantime (its head decoded here before the registry heard of it): then it counts again.
+    func evict() {
+        guard let id, !stopped else { return }
+        guard machine.waiting != nil else { return registry.restore(id, channel) }
+        stopped = true
+        registry.metrics.connectionClosed(reason: ConnectionTimeouts.Reason.evicted.rawValue)
+        channel.close(promise: nil)
+    }
+
     /// Stops the watch (the connection closed). Its timers are left to fire and do nothing: cancelling
     /// one searches the event loop's whole queue of timers, which 15,000 connections leaving at once
     /// turned into seconds.
@@ -154,8 +179,8 @@ final class ConnectionWatch {
     /// Sets the timer to the machine's deadline and tells the registry whether the connection waits.
     private func synchronise() {
         guard let id, !stopped else { return }
-        if machine.isWaitingForRequest != waiting {
-            waiting.toggle()
+        if machine.waiting != waiting {
+            waiting = machine.waiting
             registry.waiting(id, waiting)
         }
         guard let deadline = machine.deadline?.at else { return }
@@ -191,6 +216,7 @@ final class ConnectionBytesHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ConnectionEviction { return watch.evict() }
         if case .some(.inputClosed) = event as? ChannelEvent, watch.receive(.inputEnded) != .proceed { return }
         context.fireUserInboundEventTriggered(event)
     }

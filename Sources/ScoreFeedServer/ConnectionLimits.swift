@@ -35,6 +35,33 @@ enum ConnectionLimits {
         return Int(clamping: limit.rlim_cur)
     }
 
+    /// TCP keepalive and the user timeout of an accepted connection: a peer that vanished without a
+    /// FIN (a stream client whose network went away) is found within about a minute, not the
+    /// kernel's 15 minutes of retransmissions. Probes after 30 s of silence, every 10 s, 3 unanswered:
+    /// closed; unacknowledged data for 60 s: closed.
+    static let socketOptions: [(option: ChannelOptions.Types.SocketOption, value: SocketOptionValue)] = {
+        #if os(Linux)
+            let tcp = NIOBSDSocket.OptionLevel.tcp
+            return [
+                (ChannelOptions.Types.SocketOption(level: .socket, name: .so_keepalive), 1),
+                (.init(level: tcp, name: .init(rawValue: TCP_KEEPIDLE)), 30),
+                (.init(level: tcp, name: .init(rawValue: TCP_KEEPINTVL)), 10),
+                (.init(level: tcp, name: .init(rawValue: TCP_KEEPCNT)), 3),
+                (.init(level: tcp, name: .init(rawValue: TCP_USER_TIMEOUT)), 60_000),
+            ]
+        #else
+            return [(ChannelOptions.Types.SocketOption(level: .socket, name: .so_keepalive), 1)]
+        #endif
+    }()
+
+    /// Sets ``socketOptions`` on a TCP connection (on its event loop).
+    static func setSocketOptions(_ channel: any Channel) throws {
+        guard let address = channel.remoteAddress, address.protocol == .inet || address.protocol == .inet6,
+            let options = channel.syncOptions
+        else { return }
+        for (option, value) in socketOptions { try options.setOption(option, value: value) }
+    }
+
     /// The HTTP/1 server with the cap and timeouts of `configuration`, counting into `metrics`.
     static func server(
         _ configuration: ServerConfiguration, metrics: ServerMetrics, logger: Logger

@@ -1,13 +1,17 @@
 import NIOCore
 
 /// The open HTTP connections of a server against its cap: a pure value that decides whom to close
-/// to make room (the connection that has waited longest for a request's head) and when to say so in
-/// the log (at most once per `noticeInterval`).
+/// to make room and when to say so in the log (at most once per `noticeInterval`).
+///
+/// At the cap the connection closed is the one that has waited longest among those that never sent a
+/// request or have sent part of a request's headers (``ConnectionTimeouts/Waiting/request``); only when
+/// none is left, the one idle longest between requests (``ConnectionTimeouts/Waiting/nextRequest``), so
+/// a provider's pooled keep-alive connection outlives a flood of half-open ones.
 struct ConnectionTable: Sendable {
     /// What to do with a new connection.
     enum Admission: Sendable, Equatable {
         case admit
-        /// Admit it after closing this connection (the oldest waiting for a request's head).
+        /// Admit it after closing this connection.
         case admitEvicting(Int)
         /// Close it: the cap is reached and every connection is busy with a request.
         case refuse
@@ -19,13 +23,49 @@ struct ConnectionTable: Sendable {
         var refused: Int
     }
 
+    /// The connections waiting in one state, in the order they started to: `(ticket, id)`, stale
+    /// entries (whose ticket is no longer the connection's) skipped.
+    private struct Queue: Sendable {
+        var entries: [(ticket: Int, id: Int)] = []
+        var start = 0
+
+        var count: Int { entries.count - start }
+
+        /// The oldest entry whose ticket is still current, removed.
+        mutating func popOldest(current: (Int, Int) -> Bool) -> Int? {
+            defer {
+                if start > 1024 && start * 2 > entries.count {
+                    entries.removeFirst(start)
+                    start = 0
+                }
+            }
+            while start < entries.count {
+                let (ticket, id) = entries[start]
+                start += 1
+                if current(ticket, id) { return id }
+            }
+            return nil
+        }
+
+        /// Drops the stale entries.
+        mutating func compact(current: (Int, Int) -> Bool) {
+            entries = entries[start...].filter { current($0.ticket, $0.id) }
+            start = 0
+        }
+    }
+
     let capacity: Int
     let noticeInterval: TimeAmount
-    /// Each open connection and, while it waits for a request's head, its place in `waitQueue`.
-    private var connections: [Int: Int?] = [:]
-    /// `(ticket, id)` in the order the connections started waiting; stale entries are skipped.
-    private var waitQueue: [(ticket: Int, id: Int)] = []
-    private var queueStart = 0
+    /// Where a waiting connection stands: its ticket in the queue of its state.
+    private struct Place: Sendable, Equatable {
+        var ticket: Int
+        var state: ConnectionTimeouts.Waiting
+    }
+
+    /// Each open connection and, while it waits, its place.
+    private var connections: [Int: Place?] = [:]
+    private var halfOpen = Queue()
+    private var idle = Queue()
     private var nextTicket = 0
     private var lastNotice: NIODeadline?
     private var pending = Notice(evicted: 0, refused: 0)
@@ -52,26 +92,35 @@ struct ConnectionTable: Sendable {
             }
         }
         connections[id] = .some(nil)
-        waiting(id)
+        waiting(id, .request)
         return (admission, admission == .admit ? nil : notice(at: now))
     }
 
-    /// Connection `id` waits for a request's head (again).
-    mutating func waiting(_ id: Int) {
-        guard let ticket = connections[id], ticket == nil else { return }
-        connections[id] = nextTicket
-        waitQueue.append((nextTicket, id))
+    /// Connection `id` waits in `state` (`nil`: it is busy with a request, and not closed to make room).
+    /// A connection keeps its place while its state stays the same.
+    mutating func waiting(_ id: Int, _ state: ConnectionTimeouts.Waiting?) {
+        guard let place = connections[id] else { return }
+        guard let state else {
+            connections[id] = .some(nil)
+            return
+        }
+        if place?.state == state { return }
+        connections[id] = Place(ticket: nextTicket, state: state)
+        switch state {
+        case .request: halfOpen.entries.append((nextTicket, id))
+        case .nextRequest: idle.entries.append((nextTicket, id))
+        }
         nextTicket += 1
         // Keep-alive connections wait again after each request: drop the stale entries now and then.
-        if waitQueue.count - queueStart > 2 * connections.count + 1024 {
-            waitQueue = waitQueue[queueStart...].filter { connections[$0.id] == .some($0.ticket) }
-            queueStart = 0
+        if halfOpen.count + idle.count > 2 * connections.count + 1024 {
+            let current = isCurrent
+            halfOpen.compact(current: current)
+            idle.compact(current: current)
         }
     }
 
-    /// Connection `id` is reading, handling or answering a request: it is not closed to make room.
-    mutating func busy(_ id: Int) {
-        guard connections[id] != nil else { return }
+    /// Connection `id`, evicted but found busy with a request when it was to be closed, counts again.
+    mutating func restore(_ id: Int) {
         connections[id] = .some(nil)
     }
 
@@ -80,21 +129,16 @@ struct ConnectionTable: Sendable {
         connections[id] = nil
     }
 
-    private mutating func oldestWaiting() -> Int? {
-        defer { compactQueue() }
-        while queueStart < waitQueue.count {
-            let (ticket, id) = waitQueue[queueStart]
-            queueStart += 1
-            if let current = connections[id], current == ticket { return id }
-        }
-        return nil
+    /// Whether a queue's entry `(ticket, id)` is still the connection's place (a copy: the queues are
+    /// changed while it is asked).
+    private var isCurrent: (Int, Int) -> Bool {
+        let connections = self.connections
+        return { ticket, id in connections[id]??.ticket == ticket }
     }
 
-    private mutating func compactQueue() {
-        if queueStart > 1024 && queueStart * 2 > waitQueue.count {
-            waitQueue.removeFirst(queueStart)
-            queueStart = 0
-        }
+    private mutating func oldestWaiting() -> Int? {
+        let current = isCurrent
+        return halfOpen.popOldest(current: current) ?? idle.popOldest(current: current)
     }
 
     private mutating func notice(at now: NIODeadline) -> Notice? {

@@ -100,9 +100,20 @@ struct ConnectionTimeouts: Sendable, Equatable {
         return (idleSince + limits.idle, .idleTimeout)
     }
 
-    /// Whether the connection waits for a request's head (none started, or one incomplete): the
-    /// connections that may be closed to make room at the cap.
-    var isWaitingForRequest: Bool { !closed && lingerUntil == nil && inFlight == 0 && !readingRequest }
+    /// What a connection that is not busy with a request waits for: the connections that may be closed
+    /// to make room at the cap, the first kind before the second (see ``ConnectionTable``).
+    enum Waiting: Sendable, Equatable {
+        /// Its first request, or the rest of a request's headers (half-open).
+        case request
+        /// Its next request, after answered ones (an idle kept-alive connection).
+        case nextRequest
+    }
+
+    /// What the connection waits for, `nil` while it is busy with a request (or closing).
+    var waiting: Waiting? {
+        guard !closed && lingerUntil == nil && inFlight == 0 && !readingRequest else { return nil }
+        return idleSince == nil || headStartedAt != nil ? .request : .nextRequest
+    }
 
     /// Takes one event at `now` and says what to do.
     mutating func receive(_ event: Event, at now: NIODeadline) -> Action {
@@ -143,7 +154,7 @@ struct ConnectionTimeouts: Sendable, Equatable {
             inFlight = max(0, inFlight - 1)
             if inFlight == 0 { idleSince = now }
         case .inputEnded:
-            if isWaitingForRequest { return close(.clientLeft) }
+            if waiting != nil { return close(.clientLeft) }
         case .timer:
             return timerFired(at: now)
         }

@@ -1,7 +1,10 @@
 import Foundation
+import NIOCore
 import NIOHTTP1
-import ScoreFeedServer
+import NIOPosix
 import Testing
+
+@testable import ScoreFeedServer
 
 /// Sets short connection timeouts (seconds).
 private func timeouts(header: Double = 30, idle: Double = 30, body: Double = 30, cap: Int? = nil)
@@ -104,14 +107,41 @@ struct ConnectionLimitTests {
             let client = try await RawConnection.open(server.base)
             try await client.send(healthz)
             #expect(try await client.waitFor("HTTP/1.1 200"))
-            // 20 places: the harness's idle connection and the first ten made room for the last ten,
-            // the eleventh for the client.
-            for raw in halfOpen.prefix(11) { #expect(try await raw.closes(within: .seconds(2))) }
-            for raw in halfOpen.suffix(19) { #expect(raw.channel.isActive) }
+            // 20 places: the harness's idle kept-alive connection and 19 half-open; the first eleven
+            // half-open made room for the last eleven, the twelfth for the client (the idle one stays).
+            for raw in halfOpen.prefix(12) { #expect(try await raw.closes(within: .seconds(2))) }
+            for raw in halfOpen.suffix(18) { #expect(raw.channel.isActive) }
             let metrics = try await server.request(.GET, "/metrics").body
             #expect(metrics.contains("scorefeed_http_connections_max 20"))
-            #expect(value(of: #"scorefeed_http_connections_closed_total{reason="evicted"}"#, in: metrics) ?? 0 >= 11)
+            #expect(value(of: #"scorefeed_http_connections_closed_total{reason="evicted"}"#, in: metrics) ?? 0 >= 12)
             for raw in halfOpen + [client] { await raw.close() }
+        }
+    }
+
+    @Test("at the cap, an idle kept-alive connection older than the half-open ones outlives them and still posts")
+    func capKeepsIdleKeptAlive() async throws {
+        try await withServer(configure: timeouts(cap: 10)) { server in
+            let provider = try await RawConnection.open(server.base)
+            try await provider.send(healthz)
+            #expect(try await provider.waitFor("HTTP/1.1 200"))
+            try await Task.sleep(for: .milliseconds(100))
+            var halfOpen: [RawConnection] = []
+            for _ in 0..<20 {
+                let raw = try await RawConnection.open(server.base)
+                try await raw.send("GET /heal")
+                halfOpen.append(raw)
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            // 10 places: the provider, the harness's idle connection and 8 half-open; the 12 newest made
+            // room by closing the 12 oldest half-open ones.
+            for raw in halfOpen.prefix(12) { #expect(try await raw.closes(within: .seconds(2))) }
+            #expect(provider.channel.isActive)
+            let body = scheduled("g1")
+            try await provider.send(
+                "POST /v1/feed HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(ingestKey)\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            #expect(try await provider.waitFor("HTTP/1.1 202"))
+            for raw in halfOpen + [provider] { await raw.close() }
         }
     }
 
@@ -135,6 +165,28 @@ struct ConnectionLimitTests {
             #expect(streams[1].channel.isActive)
             await streams[1].close()
         }
+    }
+
+    @Test("an accepted TCP connection gets keepalive (30 s idle, 10 s apart, 3 probes) and a 60 s user timeout")
+    func socketOptions() async throws {
+        #expect(ConnectionLimits.socketOptions.map(\.value) == [1, 30, 10, 3, 60_000])
+        let group = MultiThreadedEventLoopGroup.singleton
+        let accepted = group.next().makePromise(of: (any Channel).self)
+        let listener = try await ServerBootstrap(group: group)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try ConnectionLimits.setSocketOptions(channel)
+                    accepted.succeed(channel)
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let client = try await ClientBootstrap(group: group).connect(to: try #require(listener.localAddress)).get()
+        let channel = try await accepted.futureResult.get()
+        for (option, value) in ConnectionLimits.socketOptions {
+            #expect(try await channel.getOption(option).get() == value, "\(option)")
+        }
+        try await client.close()
+        try await listener.close()
     }
 
     @Test("a 413 answer closes the connection without waiting for the announced body")

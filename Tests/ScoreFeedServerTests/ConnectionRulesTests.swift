@@ -10,12 +10,12 @@ import Testing
 private func at(_ ms: Int64) -> NIODeadline { .uptimeNanoseconds(UInt64(ms) * 1_000_000) }
 
 /// One case of ``ConnectionTimeouts``: events at times (ms) with the action each must give, then the
-/// deadline (ms and reason) and whether the connection counts as waiting for a request.
+/// deadline (ms and reason) and what the connection waits for (`nil`: busy, or closing).
 struct TimeoutScript: Sendable, CustomTestStringConvertible {
     var name: String
     var steps: [(Int64, ConnectionTimeouts.Event, ConnectionTimeouts.Action)]
     var deadline: (Int64, ConnectionTimeouts.Reason)?
-    var waiting: Bool
+    var waiting: ConnectionTimeouts.Waiting?
     var testDescription: String { name }
 }
 
@@ -36,86 +36,87 @@ struct ConnectionRulesTests {
     static let scripts: [TimeoutScript] = [
         TimeoutScript(
             name: "a silent new connection is closed at the header timeout",
-            steps: [(5999, .timer, .proceed), (6000, .timer, .close(.headerTimeout))], deadline: nil, waiting: false),
+            steps: [(5999, .timer, .proceed), (6000, .timer, .close(.headerTimeout))], deadline: nil, waiting: nil),
         TimeoutScript(
             name: "a slowloris's trickle does not move the header deadline of the first request",
             steps: [
                 (2000, .bytes, .proceed), (3000, .bytes, .proceed), (3000, .readRequested, .proceed),
                 (5000, .bytes, .proceed), (6000, .timer, .close(.headerTimeout)),
-            ], deadline: nil, waiting: false),
+            ], deadline: nil, waiting: nil),
         TimeoutScript(
             name: "no timeout while the handler runs", steps: get + [(900_000, .timer, .proceed)], deadline: nil,
-            waiting: false),
+            waiting: nil),
         TimeoutScript(
             name: "a live stream's long response is never cut",
             steps: get + [(1200, .responseHead(closes: false), .proceed), (3_600_000, .timer, .proceed)],
-            deadline: nil, waiting: false),
+            deadline: nil, waiting: nil),
         TimeoutScript(
             name: "a keep-alive connection waits the idle timeout after its response",
-            steps: answered + [(31_499, .timer, .proceed)], deadline: (31_500, .idleTimeout), waiting: true),
+            steps: answered + [(31_499, .timer, .proceed)], deadline: (31_500, .idleTimeout),
+            waiting: .nextRequest),
         TimeoutScript(
             name: "a silent keep-alive connection is closed",
-            steps: answered + [(31_500, .timer, .close(.idleTimeout))], deadline: nil, waiting: false),
+            steps: answered + [(31_500, .timer, .close(.idleTimeout))], deadline: nil, waiting: nil),
         TimeoutScript(
             name: "the next request's headers are due a header timeout after its first byte",
             steps: answered + [(10_000, .bytes, .proceed), (12_000, .bytes, .proceed)],
-            deadline: (15_000, .headerTimeout), waiting: true),
+            deadline: (15_000, .headerTimeout), waiting: .request),
         TimeoutScript(
             name: "a request read in full starts no clock",
             steps: answered + [(10_000, .bytes, .proceed), (10_000, .requestHead, .proceed)], deadline: nil,
-            waiting: false),
+            waiting: nil),
         TimeoutScript(
             name: "a body the server asks for must keep arriving",
             steps: [
                 (1100, .bytes, .proceed), (1100, .requestHead, .proceed), (1100, .readRequested, .proceed),
                 (5000, .bytes, .proceed), (5000, .readRequested, .proceed), (14_999, .timer, .proceed),
-            ], deadline: (15_000, .bodyTimeout), waiting: false),
+            ], deadline: (15_000, .bodyTimeout), waiting: nil),
         TimeoutScript(
             name: "a body that stops arriving is closed",
             steps: [
                 (1100, .bytes, .proceed), (1100, .requestHead, .proceed), (1100, .readRequested, .proceed),
                 (11_100, .timer, .close(.bodyTimeout)),
-            ], deadline: nil, waiting: false),
+            ], deadline: nil, waiting: nil),
         TimeoutScript(
             name: "a body the handler is not reading (back-pressure) starts no clock",
             steps: [
                 (1100, .bytes, .proceed), (1100, .requestHead, .proceed), (1100, .readRequested, .proceed),
                 (1200, .bytes, .proceed), (60_000, .timer, .proceed),
-            ], deadline: nil, waiting: false),
+            ], deadline: nil, waiting: nil),
         TimeoutScript(
             name: "a Connection: close answer closes the output, then drains the input for the linger",
             steps: [
                 (1100, .bytes, .proceed), (1100, .requestHead, .proceed), (1100, .readRequested, .proceed),
                 (1200, .responseHead(closes: true), .proceed), (1300, .responseEnd, .closeOutput),
                 (1400, .bytes, .discard), (1400, .readRequested, .proceed),
-            ], deadline: (3300, .lingerEnded), waiting: false),
+            ], deadline: (3300, .lingerEnded), waiting: nil),
         TimeoutScript(
             name: "the drain ends when the client closes its side",
             steps: [
                 (1100, .bytes, .proceed), (1100, .requestHead, .proceed),
                 (1200, .responseHead(closes: true), .proceed), (1300, .responseEnd, .closeOutput),
                 (1400, .inputEnded, .close(.lingerEnded)), (1500, .bytes, .discard),
-            ], deadline: nil, waiting: false),
+            ], deadline: nil, waiting: nil),
         TimeoutScript(
             name: "the drain ends at the linger",
             steps: [
                 (1100, .bytes, .proceed), (1100, .requestHead, .proceed),
                 (1200, .responseHead(closes: true), .proceed), (1300, .responseEnd, .closeOutput),
                 (3300, .timer, .close(.lingerEnded)),
-            ], deadline: nil, waiting: false),
+            ], deadline: nil, waiting: nil),
         TimeoutScript(
             name: "a client that closes its side before its headers are complete is closed at once",
             steps: [(1100, .bytes, .proceed), (1200, .inputEnded, .close(.clientLeft))], deadline: nil,
-            waiting: false),
+            waiting: nil),
         TimeoutScript(
             name: "a client that closes its side after its request still gets its answer",
-            steps: get + [(1200, .inputEnded, .proceed)], deadline: nil, waiting: false),
+            steps: get + [(1200, .inputEnded, .proceed)], deadline: nil, waiting: nil),
         TimeoutScript(
             name: "a pipelined request waits for the one before it",
             steps: get + [
                 (1200, .bytes, .proceed), (1200, .requestHead, .proceed), (1200, .requestEnd, .proceed),
                 (1300, .responseEnd, .proceed), (90_000, .timer, .proceed), (90_000, .responseEnd, .proceed),
-            ], deadline: (120_000, .idleTimeout), waiting: true),
+            ], deadline: (120_000, .idleTimeout), waiting: .nextRequest),
     ]
 
     @Test("which timeout applies, and when", arguments: scripts)
@@ -126,7 +127,7 @@ struct ConnectionRulesTests {
         }
         #expect(machine.deadline?.at == script.deadline.map { at($0.0) })
         #expect(machine.deadline?.reason == script.deadline?.1)
-        #expect(machine.isWaitingForRequest == script.waiting)
+        #expect(machine.waiting == script.waiting)
     }
 
     @Test("a new connection waits for its request, with its header deadline")
@@ -134,24 +135,71 @@ struct ConnectionRulesTests {
         let machine = ConnectionTimeouts(limits: Self.limits, openedAt: at(1000))
         #expect(machine.deadline?.at == at(6000))
         #expect(machine.deadline?.reason == .headerTimeout)
-        #expect(machine.isWaitingForRequest)
+        #expect(machine.waiting == .request)
     }
 
-    @Test("at the cap, the connection waiting longest for its request is closed")
+    @Test("at the cap, the half-open connection waiting longest is closed; a busy one is passed over")
     func evictsOldestWaiting() {
         var table = ConnectionTable(capacity: 3)
         #expect(table.admit(1, at: at(0)) == (.admit, nil))
         #expect(table.admit(2, at: at(0)) == (.admit, nil))
         #expect(table.admit(3, at: at(0)) == (.admit, nil))
         #expect(table.admit(4, at: at(0)) == (.admitEvicting(1), .init(evicted: 1, refused: 0)))
-        table.busy(2)
+        table.waiting(2, nil)
         #expect(table.admit(5, at: at(1)) == (.admitEvicting(3), nil))
         #expect(table.count == 3)
-        // 2 answered its request and waits again: now after 4 and 5.
-        table.waiting(2)
+        // 2 answered its request and is kept alive: it goes after every half-open connection, even younger ones.
+        table.waiting(2, .nextRequest)
         #expect(table.admit(6, at: at(2)) == (.admitEvicting(4), nil))
         #expect(table.admit(7, at: at(3)) == (.admitEvicting(5), nil))
-        #expect(table.admit(8, at: at(4)) == (.admitEvicting(2), nil))
+        #expect(table.admit(8, at: at(4)) == (.admitEvicting(6), nil))
+        table.waiting(7, nil)
+        table.waiting(8, nil)
+        #expect(table.admit(9, at: at(5)) == (.admitEvicting(2), nil))
+    }
+
+    @Test("an idle kept-alive connection older than every half-open one is closed only when none is left")
+    func idleKeptAliveGoesLast() {
+        var table = ConnectionTable(capacity: 3)
+        _ = table.admit(1, at: at(0))
+        table.waiting(1, nil)
+        table.waiting(1, .nextRequest)
+        _ = table.admit(2, at: at(0))
+        _ = table.admit(3, at: at(0))
+        #expect(table.admit(4, at: at(0)).0 == .admitEvicting(2))
+        #expect(table.admit(5, at: at(0)).0 == .admitEvicting(3))
+        #expect(table.admit(6, at: at(0)).0 == .admitEvicting(4))
+        table.waiting(5, nil)
+        table.waiting(6, nil)
+        #expect(table.admit(7, at: at(0)).0 == .admitEvicting(1))
+    }
+
+    @Test("a kept-alive connection that sends part of its next request's headers is half-open from then")
+    func keptAliveStartingARequestIsHalfOpen() {
+        var table = ConnectionTable(capacity: 3)
+        _ = table.admit(1, at: at(0))
+        table.waiting(1, nil)
+        table.waiting(1, .nextRequest)
+        _ = table.admit(2, at: at(0))
+        table.waiting(1, .request)
+        table.waiting(1, .request)  // the same state again keeps its place
+        _ = table.admit(3, at: at(0))
+        #expect(table.admit(4, at: at(0)).0 == .admitEvicting(2))
+        #expect(table.admit(5, at: at(0)).0 == .admitEvicting(1))
+        #expect(table.admit(6, at: at(0)).0 == .admitEvicting(3))
+    }
+
+    @Test("an evicted connection found busy counts again")
+    func restoredCountsAgain() {
+        var table = ConnectionTable(capacity: 1)
+        _ = table.admit(1, at: at(0))
+        #expect(table.admit(2, at: at(0)).0 == .admitEvicting(1))
+        table.restore(1)
+        #expect(table.count == 2)
+        #expect(table.admit(3, at: at(0)).0 == .admitEvicting(2))
+        #expect(table.admit(4, at: at(0)).0 == .admitEvicting(3))
+        table.waiting(4, nil)
+        #expect(table.admit(5, at: at(0)).0 == .refuse)
     }
 
     @Test("at the cap with every connection busy, the new one is refused; a closed one makes room")
@@ -159,8 +207,8 @@ struct ConnectionRulesTests {
         var table = ConnectionTable(capacity: 2)
         _ = table.admit(1, at: at(0))
         _ = table.admit(2, at: at(0))
-        table.busy(1)
-        table.busy(2)
+        table.waiting(1, nil)
+        table.waiting(2, nil)
         #expect(table.admit(3, at: at(0)) == (.refuse, .init(evicted: 0, refused: 1)))
         #expect(table.count == 2)
         table.remove(1)
@@ -176,42 +224,63 @@ struct ConnectionRulesTests {
         var table = ConnectionTable(capacity: 1, noticeInterval: .seconds(10))
         _ = table.admit(1, at: at(0))
         #expect(table.admit(2, at: at(1000)).1 == .init(evicted: 1, refused: 0))
-        table.busy(2)
+        table.waiting(2, nil)
         #expect(table.admit(3, at: at(2000)) == (.refuse, nil))
-        table.waiting(2)
+        table.waiting(2, .nextRequest)
         #expect(table.admit(4, at: at(5000)) == (.admitEvicting(2), nil))
         #expect(table.admit(5, at: at(11_000)) == (.admitEvicting(4), .init(evicted: 2, refused: 1)))
     }
 
-    @Test("keep-alive connections waiting again and again leave the queue bounded and the order right")
+    @Test("keep-alive connections waiting again and again leave the queues bounded and the order right")
     func manyRequestsPerConnection() {
         var table = ConnectionTable(capacity: 2)
         _ = table.admit(1, at: at(0))
         _ = table.admit(2, at: at(0))
         for _ in 0..<10_000 {
-            table.busy(1)
-            table.waiting(1)
+            table.waiting(1, .request)
+            table.waiting(1, nil)
+            table.waiting(1, .nextRequest)
         }
         #expect(table.admit(3, at: at(0)) == (.admitEvicting(2), .init(evicted: 1, refused: 0)))
-        #expect(table.admit(4, at: at(0)) == (.admitEvicting(1), nil))
+        #expect(table.admit(4, at: at(0)) == (.admitEvicting(3), nil))
+        table.waiting(4, nil)
+        #expect(table.admit(5, at: at(0)) == (.admitEvicting(1), nil))
     }
 
-    @Test("the registry closes the evicted channel and says so in the log, at most once per interval")
-    func registryEvictsAndLogs() async throws {
+    @Test(
+        "the registry has the evicted connection close on its own event loop, unless it got busy by then; one warning"
+    )
+    func registryEvictsAndLogs() throws {
         let recorder = LogRecorder()
         let registry = ConnectionRegistry(
             capacity: 2, limits: Self.limits, metrics: ServerMetrics(), logger: recorder.logger())
-        let channels = (0..<4).map { _ in EmbeddedChannel() }
-        for channel in channels { try await channel.connect(to: .init(ipAddress: "127.0.0.1", port: 1)).get() }
-        #expect(registry.admit(channels[0]) == 0)
-        #expect(registry.admit(channels[1]) == 1)
+        var channels: [EmbeddedChannel] = []
+        var watches: [ConnectionWatch] = []
+        for _ in 0..<5 {
+            let channel = EmbeddedChannel()
+            let watch = ConnectionWatch(channel: channel, registry: registry)
+            try channel.pipeline.syncOperations.addHandler(ConnectionBytesHandler(watch: watch))
+            try channel.connect(to: .init(ipAddress: "127.0.0.1", port: 1)).wait()
+            channels.append(channel)
+            watches.append(watch)
+        }
+        watches[0].start()
+        watches[1].start()
         #expect(recorder.entries.isEmpty)
-        #expect(registry.admit(channels[2]) == 2)
+        watches[2].start()
         #expect(!channels[0].isActive)
-        registry.waiting(1, false)
-        #expect(registry.admit(channels[3]) == 3)
-        #expect(!channels[2].isActive)
-        #expect(channels[1].isActive && channels[3].isActive)
+        for watch in watches[1...2] {
+            _ = watch.receive(.bytes)
+            _ = watch.receive(.requestHead)
+        }
+        // 1's request head was decoded on its event loop, but the registry's view is older: evicted by
+        // the registry, it finds itself busy, stays open and counts again.
+        registry.waiting(1, .request)
+        watches[3].start()
+        #expect(channels[1].isActive)
+        watches[4].start()
+        #expect(!channels[3].isActive)
+        #expect(channels[1].isActive && channels[2].isActive && channels[4].isActive)
         let warnings = recorder.entries.filter { $0.level == .warning }
         #expect(warnings.count == 1)
         #expect(warnings.first?.message.contains("HTTP connection cap reached") == true)
