@@ -170,11 +170,13 @@ public enum Activities {
             throw RegistrationRefusal.otherGame
         }
         let activity = try decode(result[0])
-        // Registered again by another route (APNs <-> FCM): what still waits goes the new way (a push on
-        // the wire keeps the route it was claimed for: ``Outbox/record(_:in:)``).
+        // Registered again by another route (APNs <-> FCM) or FCM token: what still waits goes the new way
+        // (a push on the wire keeps the route and token it was claimed for: ``Outbox/record(_:in:)``).
         try session.query(
-            "UPDATE activity_pushes SET route = $2 WHERE activity_id = $1 AND state = 'pending' AND route <> $2",
-            [activity.id, activity.route.rawValue])
+            """
+            UPDATE activity_pushes SET route = $2, fcm_token = $3, fcm_kind = $4
+            WHERE activity_id = $1 AND state = 'pending' AND (route, fcm_token, fcm_kind) IS DISTINCT FROM ($2::text, $3::text, $4::text)
+            """, [activity.id, activity.route.rawValue, activity.fcm?.value, activity.fcm?.kind])
         return activity
     }
 

@@ -70,9 +70,10 @@ public enum ActivityPushes {
         try session.query(
             """
             INSERT INTO activity_pushes (activity_id, game_id, position, apns_id, event, priority, aps_timestamp,
-                                         expiration, reason, payload, send_at, next_attempt_at, route)
+                                         expiration, reason, payload, send_at, next_attempt_at, route,
+                                         fcm_token, fcm_kind)
             SELECT u.a, u.g, u.p, md5(coalesce(act.push_token, act.fcm_token || ':' || act.game_id) || ':' || u.ts)::uuid,
-                   u.e, u.pr, u.ts, u.x, u.r, u.pl, u.s, u.s, act.route
+                   u.e, u.pr, u.ts, u.x, u.r, u.pl, u.s, u.s, act.route, act.fcm_token, act.fcm_kind
             FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::bigint[],
                         $8::text[], $9::text[], $10::timestamptz[]) AS u(a, g, p, e, pr, ts, x, r, pl, s)
             JOIN activities act ON act.id = u.a
@@ -156,13 +157,13 @@ public enum ActivityPushes {
         }
     }
 
-    /// The columns ``decode(_:)`` reads, of `activity_pushes p` and `activities a`. The route is the
-    /// push's own (the one it went by once sent; a re-registration by another route changes only
-    /// what still waits), the FCM registration its target's.
+    /// The columns ``decode(_:)`` reads, of `activity_pushes p` and `activities a`. The route and the
+    /// FCM registration are the push's own (the ones it went by once sent; a re-registration by another
+    /// route or FCM token changes only what still waits).
     public static let columns = """
         p.id, p.activity_id, p.game_id, a.push_token, a.environment, a.bundle_id, p.apns_id::text AS apns_id,
         p.event, p.priority, p.aps_timestamp, p.expiration, p.reason, p.payload, p.state, p.attempts,
-        p.last_status, p.last_reason, a.registered_at, p.created_at, p.route, a.fcm_token, a.fcm_kind
+        p.last_status, p.last_reason, a.registered_at, p.created_at, p.route, p.fcm_token, p.fcm_kind
         """
 
     public static let select = "SELECT \(columns) FROM activity_pushes p JOIN activities a ON a.id = p.activity_id"

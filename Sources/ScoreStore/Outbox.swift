@@ -143,8 +143,9 @@ public enum Outbox {
             }
         }
         try markSent(sent, table: "activity_pushes", target: "activity_id", newer: "push", in: tx)
-        // A push done (sent or failed) keeps the route it went by, also when its token was registered
-        // again by another route while it was on the wire (which re-routes what still waits).
+        // A push done (sent or failed) keeps the route and FCM registration it went by, also when its
+        // token was registered again by another route or FCM token while it was on the wire (which
+        // re-addresses what still waits).
         let done = results.filter {
             switch $0.outcome {
             case .sent, .failed, .deactivate: true
@@ -154,9 +155,14 @@ public enum Outbox {
         if !done.isEmpty {
             try tx.query(
                 """
-                UPDATE activity_pushes p SET route = u.r FROM unnest($1::bigint[], $2::text[]) AS u(id, r)
-                WHERE p.id = u.id AND p.route <> u.r
-                """, [done.map(\.push.id), done.map(\.push.route.rawValue)])
+                UPDATE activity_pushes p SET route = u.r, fcm_token = u.t, fcm_kind = u.k
+                FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS u(id, r, t, k)
+                WHERE p.id = u.id AND (p.route, p.fcm_token, p.fcm_kind) IS DISTINCT FROM (u.r, u.t, u.k)
+                """,
+                [
+                    done.map(\.push.id), done.map(\.push.route.rawValue), done.map(\.push.fcm?.value),
+                    done.map(\.push.fcm?.kind),
+                ])
         }
         try tx.query(
             """

@@ -256,7 +256,8 @@ struct AppKeyTests {
         }
     }
 
-    @Test("re-registered through FCM: pushes already sent keep the route they went by in GET /v1/games/{id}/pushes")
+    @Test(
+        "re-registered through FCM, then with a new FCM token: sent pushes keep the route and FCM target they went by")
     func routeHistory() async throws {
         try await withServer { server in
             #expect(try await server.ingest("[\(scheduled("g1"))]").status == 202)
@@ -293,12 +294,39 @@ struct AppKeyTests {
                 }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            let pushes = reply.object["pushes"] as? [[String: Any]] ?? []
-            let sent = pushes.filter { $0["state"] as? String == "sent" }
+            var pushes = reply.object["pushes"] as? [[String: Any]] ?? []
             let planned = pushes.filter { $0["state"] as? String == "planned" }
-            #expect(!sent.isEmpty && sent.count == claimed.count)
-            #expect(sent.allSatisfy { $0["route"] as? String == "apns" && $0["fcmTarget"] is NSNull }, "\(sent)")
-            #expect(!planned.isEmpty && planned.allSatisfy { $0["route"] as? String == "fcm" }, "\(reply.body)")
+            #expect(
+                !planned.isEmpty
+                    && planned.allSatisfy {
+                        $0["route"] as? String == "fcm" && $0["fcmTarget"] as? String == fcmIOSRegistration
+                    }, "\(reply.body)")
+            // Sent through FCM (this server has no FCM client either); then the app gets a new FCM token.
+            let viaFCM = try await PostgresConnection.connect(server.databaseURL)
+            try await viaFCM.query("UPDATE activity_pushes SET next_attempt_at = now() WHERE state = 'pending'")
+            let throughFCM = try await viaFCM.transaction {
+                try Outbox.claim(limit: 10, lease: 30, routes: [.fcm], in: $0)
+            }
+            try await viaFCM.transaction { tx in
+                try Outbox.record(
+                    throughFCM.map { Outbox.Attempt($0, status: 200, reason: nil, outcome: .sent) }, in: tx)
+            }
+            await viaFCM.close()
+            let renewed = "fcm-ios-device-0001:APA91bHsandboxIOSregistrationToken0002"
+            let renew = #"{"pushToken":"\#(token)","bundleId":"com.example.scores","fcmToken":"\#(renewed)"}"#
+            #expect(
+                try await server.request(.POST, "/v1/games/g1/activities", body: renew, headers: [mine, json]).status
+                    == 201)
+            reply = try await server.request(.GET, "/v1/games/g1/pushes", headers: [mine])
+            pushes = reply.object["pushes"] as? [[String: Any]] ?? []
+            let sent = pushes.filter { $0["state"] as? String == "sent" }
+            let sentAPNs = sent.filter { $0["route"] as? String == "apns" }
+            let sentFCM = sent.filter { $0["route"] as? String == "fcm" }
+            #expect(!sentAPNs.isEmpty && sentAPNs.count == claimed.count, "\(sent)")
+            #expect(sentAPNs.allSatisfy { $0["fcmTarget"] is NSNull }, "\(sent)")
+            // Sent to the old FCM token: shown so, not as the token registered since.
+            #expect(!throughFCM.isEmpty && sentFCM.count == throughFCM.count, "\(sent)")
+            #expect(sentFCM.allSatisfy { $0["fcmTarget"] as? String == fcmIOSRegistration }, "\(sent)")
         }
     }
 }

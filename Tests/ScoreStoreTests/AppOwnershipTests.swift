@@ -178,7 +178,17 @@ struct AppOwnershipTests {
             #expect(sent.map(\.route) == [.apns, .apns, .fcm])
             #expect(sent.map(\.fcm) == [nil, nil, .token(fcmIOSRegistration)])
             #expect(Set(pushes.filter { $0.state == "pending" }.map(\.route)) == [.fcm])
-            // And back to APNs: the push sent through FCM stays an FCM push.
+            // Registered again with a new FCM token: what waits goes to it, what was sent keeps the old one.
+            let renewed = "fcm-ios-device-0001:APA91bHsandboxIOSregistrationToken0002"
+            try await connection.withSession { s in
+                _ = try Activities.register(
+                    gameId: gameId, token: token, environment: .production, bundleId: "com.example.scores",
+                    frequentUpdates: false, fcm: .token(renewed), at: Date(), in: s)
+            }
+            let moved = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            #expect(moved.filter { $0.state == "sent" }.map(\.fcm) == [nil, nil, .token(fcmIOSRegistration)])
+            #expect(Set(moved.filter { $0.state == "pending" }.map(\.fcm)) == [.token(renewed)])
+            // And back to APNs: the push sent through FCM stays an FCM push, to the token it went to.
             try await connection.withSession { s in
                 _ = try Activities.register(
                     gameId: gameId, token: token, environment: .production, bundleId: "com.example.scores",
@@ -186,7 +196,9 @@ struct AppOwnershipTests {
             }
             let again = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
             #expect(again.filter { $0.state == "sent" }.map(\.route) == [.apns, .apns, .fcm])
+            #expect(again.filter { $0.state == "sent" }.map(\.fcm) == [nil, nil, .token(fcmIOSRegistration)])
             #expect(Set(again.filter { $0.state == "pending" }.map(\.route)) == [.apns])
+            #expect(Set(again.filter { $0.state == "pending" }.map(\.fcm)) == [nil])
         }
     }
 
