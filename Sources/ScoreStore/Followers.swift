@@ -59,8 +59,7 @@ public enum Followers {
     ) throws -> (follower: Follower, started: Bool) {
         try Activities.validate(gameId: gameId)
         let fcm = try fcm.validated()
-        // One follow of this address at a time, so two at once cannot both pass the count below.
-        try session.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.follow))", [fcm.value])
+        // Holds the address's lock: one follow of it at a time, so two at once cannot both pass the count below.
         try fcm.requireOwned(by: app, in: session)
         let existing = try session.query(
             """
@@ -70,8 +69,8 @@ public enum Followers {
         ).rows.first
         if let existing, try existing.bool("active") { return (try decode(existing), false) }
         // A new follow of a game that is over would wait for ever.
-        let current = try ScoreProjection.positioned(gameId: gameId, in: session).first
-        if let current, current.state.status.isEnded { throw RegistrationRefusal.gameOver(GameEnd(current.state)) }
+        let game = try GameEnd.check(gameId, in: session)
+        if let end = game.end { throw RegistrationRefusal.gameOver(end) }
         let others = try session.query(
             """
             SELECT count(*) AS n FROM activities a
@@ -84,7 +83,7 @@ public enum Followers {
             try LiveUpdateThrottle(storageText: try $0.string("throttle_state")).lastSeq
         }
         var throttle = LiveUpdateThrottle(followedAt: followedAt, seq: lastSeq ?? 0)
-        let pushes = current.map { throttle.start($0.state, at: followedAt, policy: policy) } ?? []
+        let pushes = game.state.map { throttle.start($0, at: followedAt, policy: policy) } ?? []
         let result = try session.query(
             """
             INSERT INTO activities (game_id, push_token, environment, bundle_id, registered_at, throttle_state,
@@ -95,7 +94,7 @@ public enum Followers {
                 planned_position = EXCLUDED.planned_position, throttle_state = EXCLUDED.throttle_state,
                 registered_at = EXCLUDED.registered_at, next_deadline = NULL
             RETURNING \(columns)
-            """, [gameId, followedAt, throttle.storageText, current?.position ?? 0, fcm.value, fcm.kind, app])
+            """, [gameId, followedAt, throttle.storageText, game.position, fcm.value, fcm.kind, app])
         let follower = try decode(result[0])
         try ActivityPushes.insert(
             pushes.map { PlannedPush(activityId: follower.id, gameId: gameId, position: nil, push: $0) }, in: session)

@@ -128,9 +128,9 @@ func checksum(_ text: String) -> String {
 enum AdvisoryLock {
     /// Held while migrating a schema (a key per schema).
     static let migrations = "hashtextextended('scorefeed-migrations.' || current_schema(), 0)"
-    /// Held while a device's address follows a game (its count of games checked): a key per address,
-    /// the address as the statement's `$1`.
-    static let follow = "hashtextextended('scorefeed-follow.' || $1, 0)"
+    /// Held while a registration through an FCM address (an activity, a device, a follow) is checked
+    /// and written, until its transaction ends: a key per address, the address as the statement's `$1`.
+    static let fcmAddress = "hashtextextended('scorefeed-fcm.' || $1, 0)"
     /// Held by every appending transaction until it commits, so insert order equals commit order
     /// and a reader following `position` never skips an event (see docs/event-log.md).
     static let append: Int64 = 0x5343_4f52_4546_0002

@@ -55,11 +55,16 @@ public struct GameEnd: Sendable, Equatable, CustomStringConvertible {
             + "\(rfc3339(at))): nothing more will be sent for it"
     }
 
-    /// The game's projected position (0 before its first message) and, when it is over, how it ended:
-    /// one read, so a registration planned through that position gets the end should it come later.
-    static func check(_ gameId: String, in session: PostgresSession) throws -> (position: Int, end: GameEnd?) {
-        guard let current = try ScoreProjection.positioned(gameId: gameId, in: session).first else { return (0, nil) }
-        return (current.position, current.state.status.isEnded ? GameEnd(current.state) : nil)
+    /// The game's projected position (0 before its first message), its state (`nil` before its first
+    /// message) and, when it is over, how it ended: one read, so a registration planned through that
+    /// position gets the end should it come later.
+    static func check(_ gameId: String, in session: PostgresSession) throws
+        -> (position: Int, state: ScoreState?, end: GameEnd?)
+    {
+        guard let current = try ScoreProjection.positioned(gameId: gameId, in: session).first else {
+            return (0, nil, nil)
+        }
+        return (current.position, current.state, current.state.status.isEnded ? GameEnd(current.state) : nil)
     }
 
     /// The end of the first of these games that is over, if any.
@@ -85,7 +90,10 @@ extension FCMAddress {
 
     /// Throws ``RegistrationRefusal/otherApp(field:)`` when a target or device of another app than
     /// `app` is reached through this FCM registration: it is that app's, and not to be taken over.
+    /// Takes the address's lock until the transaction ends, so two apps registering the same address
+    /// at once cannot both pass the check (the second waits, then sees the first's row).
     func requireOwned(by app: String, in session: PostgresSession) throws {
+        try session.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.fcmAddress))", [value])
         let taken = try session.query(
             """
             SELECT EXISTS (SELECT 1 FROM activities WHERE fcm_token = $1 AND app <> $2)
