@@ -25,7 +25,7 @@ struct ReadRoutes {
             return status
         }
         let day = try query.get("date").map { text -> Date in
-            guard let day = Self.day(String(text)) else {
+            guard let day = InputGuard.day(String(text)) else {
                 throw InputGuard.badQuery("date", InputGuard.dayRule)
             }
             return day
@@ -148,6 +148,4 @@ struct ReadRoutes {
         return value
     }
 
-    /// The UTC midnight of a day `YYYY-MM-DD` from 1850 to 2200, or `nil`.
-    static func day(_ text: String) -> Date? { InputGuard.day(text) }
 }

@@ -10,7 +10,7 @@ extension ReadRoutes {
     /// games, else the nearest earlier day, else the first), each with its newest push.
     func scoreboard(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let asked = try request.uri.queryParameters.get("date").map { text -> String in
-            guard Self.day(String(text)) != nil else {
+            guard InputGuard.day(String(text)) != nil else {
                 throw InputGuard.badQuery("date", InputGuard.dayRule)
             }
             return String(text)
@@ -21,7 +21,7 @@ extension ReadRoutes {
             let days = try ScoreProjection.days(in: session)
             let date =
                 asked ?? days.last(where: { $0.day <= today })?.day ?? days.first?.day ?? today
-            let games = try ScoreProjection.all(day: Self.day(date), in: session).reversed()
+            let games = try ScoreProjection.all(day: InputGuard.day(date), in: session).reversed()
             let latest = try ActivityPushes.latest(games: games.map(\.gameId), in: session)
             return (days, date, Array(games), latest)
         }
