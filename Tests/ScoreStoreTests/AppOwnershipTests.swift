@@ -202,6 +202,24 @@ struct AppOwnershipTests {
         }
     }
 
+    @Test("app rename --merge is refused when both apps have an open channel of one game; nothing is moved")
+    func renameChannelClash() async throws {
+        try await withStore { connection in
+            for (app, channel) in [("default", "Y2hhbm5lbEE="), ("ios", "Y2hhbm5lbEI=")] {
+                try await connection.query(
+                    "INSERT INTO channels (game_id, environment, channel_id, app) VALUES ('g1', 'production', $1, $2)",
+                    [channel, app])
+            }
+            await #expect(throws: AppRenameError.channelClash(gameId: "g1", environment: "production")) {
+                try await connection.transaction { try AppName.rename("default", to: "ios", merge: true, in: $0) }
+            }
+            let apps = try await connection.query("SELECT app FROM channels ORDER BY app").rows.map {
+                try $0.string("app")
+            }
+            #expect(apps == ["default", "ios"])
+        }
+    }
+
     @Test("migration 0022 gives every activity, follower, device and channel of an earlier build to the default app")
     func migrationGivesRowsToDefault() async throws {
         try await withStore(migrated: false) { connection in
