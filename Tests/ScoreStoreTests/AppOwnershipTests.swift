@@ -202,6 +202,37 @@ struct AppOwnershipTests {
         }
     }
 
+    @Test("two apps registering one FCM token at once: the second waits for the first and is refused")
+    func concurrentOwnership() async throws {
+        try await TestDatabase.withSchema { url in
+            let first = try await PostgresConnection.connect(url)
+            let second = try await PostgresConnection.connect(url)
+            try await Migrator().migrate(first, logger: quietLogger)
+            // App ios registers an activity through the token and holds its transaction open a moment;
+            // app tv, registering a device through the same token meanwhile, must not pass the check.
+            async let ios: Void = first.transaction { tx in
+                _ = try Activities.register(
+                    gameId: "g1", token: String(repeating: "ab", count: 32), environment: .production,
+                    bundleId: "com.example.scores", frequentUpdates: false, fcm: .token(fcmIOSRegistration),
+                    app: "ios", at: Date(), in: tx)
+                Thread.sleep(forTimeInterval: 0.5)
+            }
+            try await Task.sleep(for: .milliseconds(150))
+            await #expect(throws: RegistrationRefusal.otherApp(field: "fcmToken")) {
+                try await second.transaction { tx in
+                    _ = try Devices.register(
+                        startToken: String(repeating: "5e", count: 32), follows: ["BOS"], environment: .production,
+                        bundleId: "com.example.scores", channels: false, fcm: .token(fcmIOSRegistration), app: "tv",
+                        at: Date(), in: tx)
+                }
+            }
+            try await ios
+            #expect(try await second.query("SELECT count(*) AS n FROM devices")[0].int("n") == 0)
+            await first.close()
+            await second.close()
+        }
+    }
+
     @Test("app rename --merge is refused when both apps have an open channel of one game; nothing is moved")
     func renameChannelClash() async throws {
         try await withStore { connection in
