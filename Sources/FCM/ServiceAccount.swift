@@ -1,5 +1,6 @@
 import CryptoExtras
 import Foundation
+import ScoreDomain
 
 /// A Google service-account key (the JSON file downloaded from the Firebase console): who signs the
 /// OAuth token requests, with which RSA key, for which project, and where to exchange them.
@@ -25,7 +26,7 @@ public struct ServiceAccount: Sendable, Equatable, CustomStringConvertible {
     ///   - clientEmail: `client_email`.
     ///   - privateKeyPEM: `private_key`, a PEM RSA private key of 2048 bits or more.
     ///   - privateKeyId: `private_key_id`.
-    ///   - projectId: `project_id` (letters, digits, `-`, `.`, `:`).
+    ///   - projectId: `project_id` (see ``FirebaseProjectId``).
     ///   - tokenURI: `token_uri`, an `https` URL with a host.
     /// - Throws: ``FCMConfigurationError`` naming the JSON field of the first invalid value.
     public init(
@@ -37,9 +38,8 @@ public struct ServiceAccount: Sendable, Equatable, CustomStringConvertible {
         guard !privateKeyId.isEmpty, privateKeyId.unicodeScalars.allSatisfy(Self.isPrintableASCII) else {
             throw FCMConfigurationError(field: "private_key_id", reason: "must be non-empty printable ASCII")
         }
-        guard Self.isProjectId(projectId) else {
-            throw FCMConfigurationError(
-                field: "project_id", reason: "must be non-empty letters, digits, '-', '.' or ':'")
+        guard FirebaseProjectId.isValid(projectId) else {
+            throw FCMConfigurationError(field: "project_id", reason: "must be " + FirebaseProjectId.rule)
         }
         guard Self.isHTTPSURL(tokenURI) else {
             throw FCMConfigurationError(field: "token_uri", reason: "must be an https URL with a host")
@@ -126,11 +126,4 @@ public struct ServiceAccount: Sendable, Equatable, CustomStringConvertible {
         (0x21...0x7e).contains(scalar.value)
     }
 
-    private static func isProjectId(_ value: String) -> Bool {
-        !value.isEmpty
-            && value.unicodeScalars.allSatisfy { scalar in
-                scalar.isASCII
-                    && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "." || scalar == ":")
-            }
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ScoreDomain
 
 extension FCMSandbox {
     /// How the sandbox listens, what it accepts and where it writes.
@@ -52,10 +53,8 @@ extension FCMSandbox {
         /// The first thing wrong with the values, `nil` when they are usable.
         var problem: String? {
             if !(0...65535).contains(port) { return "port \(port) is not in 0...65535" }
-            if projectId.isEmpty
-                || !projectId.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") })
-            {
-                return "project id '\(projectId)' is not lowercase letters, digits and '-'"
+            if !FirebaseProjectId.isValid(projectId) {
+                return "project id '\(projectId)' is not \(FirebaseProjectId.rule)"
             }
             if accessTokenLifetime <= .zero { return "the access token lifetime must be positive" }
             if perDeviceLimitPerMinute < 1 { return "the per-device limit must be at least 1" }

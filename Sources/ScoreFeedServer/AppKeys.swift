@@ -1,4 +1,5 @@
 import Foundation
+import ScoreDomain
 import ScoreStore
 
 /// One app of `SCOREFEED_APP_KEYS`: the keys its backend presents, and what its registrations may name.
@@ -97,22 +98,12 @@ public struct AppKeys: Sendable, Equatable, ExpressibleByArrayLiteral {
                 }
                 apps[index].bundleIds = ids
             } else {
-                guard isFirebaseProject(value) else {
-                    throw ConfigurationError(
-                        "\(variable) must be a Firebase project id: 6 to 30 characters of a-z, 0-9 and '-', "
-                            + "starting with a letter, not ending with '-'")
+                guard FirebaseProjectId.isValid(value) else {
+                    throw ConfigurationError("\(variable) must be a Firebase project id: \(FirebaseProjectId.rule)")
                 }
                 apps[index].firebaseProject = value
             }
         }
         return AppKeys(apps: apps)
-    }
-
-    private static func isFirebaseProject(_ text: String) -> Bool {
-        let scalars = Array(text.unicodeScalars)
-        guard (6...30).contains(scalars.count), ("a"..."z").contains(scalars[0]), scalars.last != "-" else {
-            return false
-        }
-        return scalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import FCM
 import Foundation
+import ScoreDomain
 import Testing
 
 @Suite("Service account key file")
@@ -50,7 +51,7 @@ struct ServiceAccountTests {
         ),
         (
             "project_id", "my/project",
-            FCMConfigurationError(field: "project_id", reason: "must be non-empty letters, digits, '-', '.' or ':'")
+            FCMConfigurationError(field: "project_id", reason: "must be " + FirebaseProjectId.rule)
         ),
         ("project_id", true, FCMConfigurationError(field: "project_id", reason: "must be a non-empty string")),
         (
