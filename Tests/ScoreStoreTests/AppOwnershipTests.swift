@@ -294,4 +294,35 @@ struct AppOwnershipTests {
             }
         }
     }
+
+    @Test("migration 0023 gives each push through FCM of an earlier build its activity's FCM registration")
+    func migrationBackfillsPushTargets() async throws {
+        try await withStore(migrated: false) { connection in
+            let schema = repositoryRoot.appendingPathComponent("schema")
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("migrations-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            for name in try FileManager.default.contentsOfDirectory(atPath: schema.path) where name < "0023" {
+                try FileManager.default.copyItem(
+                    at: schema.appendingPathComponent(name), to: dir.appendingPathComponent(name))
+            }
+            try await Migrator(directory: dir).migrate(connection, logger: quietLogger)
+            try await connection.query(
+                """
+                INSERT INTO activities (game_id, push_token, environment, bundle_id, throttle_state, route, fcm_token,
+                                        fcm_kind)
+                VALUES ('g1', $1, 'production', 'com.example.scores', 'x', 'fcm', $2, 'token'),
+                       ('g1', $3, 'production', 'com.example.scores', 'x', 'apns', NULL, NULL)
+                """, [token, fcmIOSRegistration, String(repeating: "cd", count: 32)])
+            try await connection.query(
+                """
+                INSERT INTO activity_pushes (activity_id, game_id, apns_id, event, priority, aps_timestamp, expiration,
+                                             reason, payload, send_at, state, route)
+                SELECT id, 'g1', gen_random_uuid(), 'update', 10, 1, 0, 'x', '{}', now(), 'sent', route FROM activities
+                """)
+            try await Migrator(environment: [:]).migrate(connection, logger: quietLogger)
+            let pushes = try await connection.withSession { try ActivityPushes.forGame("g1", in: $0) }
+            #expect(pushes.map(\.route) == [.fcm, .apns])
+            #expect(pushes.map(\.fcm) == [.token(fcmIOSRegistration), nil])
+        }
+    }
 }
