@@ -74,6 +74,7 @@ public struct ScoreFeedServer: Sendable {
         return [
             ("GET", "/", Scoreboard.page), ("GET", "/healthz", operations.health), ("GET", "/readyz", operations.ready),
             ("GET", "/metrics", operations.metrics), ("GET", "/v1/cluster", cluster.handle),
+            ("GET", "/openapi.yaml", OpenAPIRoute.handle),
             ("POST", "/v1/feed", ingest.handle),
             ("POST", "/v1/games/{id}/activities", activities.register),
             ("DELETE", "/v1/activities/{token}", activities.remove), ("POST", "/v1/devices", activities.registerDevice),
