@@ -69,6 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.host = host
         configuration.port = port
         if let nodeId { configuration.nodeId = nodeId }
+        if let bundle = apns.bundleId, !bundle.isEmpty { configuration.apnsBundleId = bundle }
         var clients: PushClients?
         if !noDelivery && apns.isConfigured {
             clients = try PushClients(

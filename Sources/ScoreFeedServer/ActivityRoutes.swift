@@ -30,7 +30,7 @@ struct ActivityRoutes {
         guard let environment = PushEnvironment(rawValue: environmentName) else {
             throw Self.invalid("environment", "must be \"production\" or \"sandbox\"")
         }
-        let bundleId = try fields.string("bundleId")
+        let bundleId = try bundleId(fields, of: app)
         try Self.requireBundle(bundleId, of: app)
         let channels = try fields.bool("channels", default: false)
         let fcm = try Self.fcmAddress(fields, required: false)
@@ -108,7 +108,7 @@ struct ActivityRoutes {
         guard let environment = PushEnvironment(rawValue: environmentName) else {
             throw Self.invalid("environment", "must be \"production\" or \"sandbox\"")
         }
-        let bundleId = try fields.string("bundleId")
+        let bundleId = try bundleId(fields, of: app)
         let frequent = try fields.bool("frequentUpdates", default: false)
         let allowUnknown = try fields.bool("allowUnknownGame", default: false)
         // The update token of an activity a push-to-start created: it joins that start.
@@ -210,6 +210,17 @@ struct ActivityRoutes {
     @discardableResult
     func authorize(_ request: Request) throws -> AppSettings {
         try Credentials.requireApp(request, in: configuration.appKeys)
+    }
+
+    /// The body's `bundleId`, else the app's bundle id when its settings list exactly one, else the
+    /// server's `SCOREFEED_APNS_BUNDLE_ID` (as the CLI falls back to it); a 400 naming `bundleId` when none.
+    func bundleId(_ fields: Fields, of app: AppSettings) throws -> String {
+        if let given = fields.members["bundleId"], given != .null { return try fields.string("bundleId") }
+        if app.bundleIds.count == 1 { return app.bundleIds[0] }
+        if let server = configuration.apnsBundleId { return server }
+        throw Self.invalid(
+            "bundleId",
+            "is required (the app's settings list no single bundle id and SCOREFEED_APNS_BUNDLE_ID is not set)")
     }
 
     /// A 400 naming `bundleId` when the app lists its bundle ids and this is not one of them.

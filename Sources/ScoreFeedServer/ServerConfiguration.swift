@@ -23,6 +23,9 @@ public struct ServerConfiguration: Sendable {
     /// (`SCOREFEED_APP_KEYS=APP:KEY[,APP:KEY…]`, a bare `KEY` the default app's), its bundle ids and
     /// Firebase project (`SCOREFEED_APP_<NAME>_BUNDLE_IDS`, `…_FIREBASE_PROJECT`).
     public var appKeys = AppKeys()
+    /// The APNs bundle id (`SCOREFEED_APNS_BUNDLE_ID`, or `serve --apns-bundle-id`): the `bundleId` of a
+    /// registration that gives none, when the app's settings do not name exactly one.
+    public var apnsBundleId: String?
     /// The largest request body accepted, in bytes (`SCOREFEED_MAX_BODY_BYTES`, default 1 MiB).
     public var maxBodyBytes = 1 << 20
     /// Database connections for the HTTP handlers (the workers have their own).
@@ -68,6 +71,7 @@ public struct ServerConfiguration: Sendable {
         public static let idleTimeout = "SCOREFEED_IDLE_TIMEOUT_SECONDS"
         public static let bodyTimeout = "SCOREFEED_BODY_TIMEOUT_SECONDS"
         public static let maxConnections = "SCOREFEED_MAX_CONNECTIONS"
+        public static let apnsBundleId = "SCOREFEED_APNS_BUNDLE_ID"
     }
 
     /// The host name and process id, with characters a node id does not allow replaced by `-`.
@@ -80,6 +84,7 @@ public struct ServerConfiguration: Sendable {
     public static func fromEnvironment(_ env: [String: String]) throws(ConfigurationError) -> ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.ingestKeys = try keys(env[Variable.ingestKeys], name: Variable.ingestKeys)
+        if let bundle = env[Variable.apnsBundleId], !bundle.isEmpty { configuration.apnsBundleId = bundle }
         configuration.appKeys = try AppKeys.fromEnvironment(env)
         if let secret = env[Variable.ingestSecret], !secret.isEmpty {
             guard secret.utf8.count >= 16 else {
