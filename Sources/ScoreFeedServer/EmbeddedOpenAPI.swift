@@ -381,11 +381,11 @@ enum EmbeddedOpenAPI {
                   application/json:
                     schema:
                       type: object
-                      required: [pushToken, bundleId]
+                      required: [pushToken]
                       properties:
                         pushToken: {type: string, pattern: "^[0-9a-fA-F]{16,512}$"}
                         environment: {type: string, enum: [production, sandbox], default: production}
-                        bundleId: {type: string, description: "One of the app's SCOREFEED_APP_<NAME>_BUNDLE_IDS when it lists them (else a 400 naming `bundleId`)."}
+                        bundleId: {type: string, description: "One of the app's SCOREFEED_APP_<NAME>_BUNDLE_IDS when it lists them (else a 400 naming `bundleId`). Default: the app's bundle id when it lists exactly one, else SCOREFEED_APNS_BUNDLE_ID."}
                         frequentUpdates: {type: boolean, default: false}
                         allowUnknownGame:
                           type: boolean
@@ -442,12 +442,12 @@ enum EmbeddedOpenAPI {
                   application/json:
                     schema:
                       type: object
-                      required: [startToken, follow, bundleId]
+                      required: [startToken, follow]
                       properties:
                         startToken: {type: string, description: "hex, from ActivityKit's pushToStartTokenUpdates"}
                         follow: {type: array, items: {type: string}, description: team codes or game ids}
                         environment: {type: string, enum: [production, sandbox], default: production}
-                        bundleId: {type: string}
+                        bundleId: {type: string, description: "Default: the app's bundle id when SCOREFEED_APP_<NAME>_BUNDLE_IDS lists exactly one, else SCOREFEED_APNS_BUNDLE_ID (else a 400 naming `bundleId`)."}
                         channels: {type: boolean, default: false, description: "iOS 18+: the start carries the game's channel (input-push-channel) instead of input-push-token"}
                         fcmToken:
                           allOf: [{$ref: "#/components/schemas/FCMToken"}]
