@@ -28,10 +28,11 @@ public enum ChannelError: Error, Sendable, Equatable, CustomStringConvertible {
 /// get the same channel (the loser's extra channel is deleted at Apple).
 public enum ChannelKeeper {
     /// The game's open channel of `app` in the environment, created when it has none (each app has its
-    /// own: Apple keeps channels per bundle id).
+    /// own: Apple keeps channels per bundle id). A channel it creates is registered at `registeredAt`:
+    /// it broadcasts the changes after that time (a past time lets a replayed game broadcast to it).
     public static func channel(
         gameId: String, environment: PushEnvironment, app: String = AppName.default, client: APNsChannelClient,
-        database: some PostgresTransactor
+        registeredAt: Date = Date(), database: some PostgresTransactor
     ) async throws -> StoredChannel {
         let existing = try await database.transaction { tx -> StoredChannel? in
             if let open = try Channels.open(gameId: gameId, environment: environment, app: app, in: tx) { return open }
@@ -57,7 +58,8 @@ public enum ChannelKeeper {
             return (
                 try Channels.insert(
                     gameId: gameId, environment: environment, channelId: id,
-                    storagePolicy: APNsChannelClient.noMessageStorage, app: app, in: tx), true
+                    storagePolicy: APNsChannelClient.noMessageStorage, app: app, registeredAt: registeredAt, in: tx),
+                true
             )
         }
         if !won { _ = await client.delete(id) }

@@ -18,7 +18,12 @@ struct ChannelCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "get",
             abstract:
-                "Print the game's channel id (base64, as the app passes it to ActivityKit), creating it if needed."
+                "Print the game's channel id (base64, as the app passes it to ActivityKit), creating it if needed.",
+            discussion: """
+                A channel created now broadcasts the game's changes from now on; with --at TIME it is registered \
+                as of TIME, so a past game replayed afterwards (replay --deliver) broadcasts to it. --at does \
+                not change a channel the game already has.
+                """
         )
 
         @Argument(help: "The game id.")
@@ -30,11 +35,17 @@ struct ChannelCommand: AsyncParsableCommand {
         @Flag(help: "Print one JSON object.")
         var json = false
 
+        @Option(
+            help:
+                "When the channel was registered, as RFC 3339 (default: now). For instant replays of past games.")
+        var at: String?
+
         @OptionGroup var apns: APNsOptions
 
         @OptionGroup var app: AppOption
 
         func run() async throws {
+            let registeredAt = try Runtime.time(at: at)
             guard apns.isConfigured else {
                 throw CLIError(
                     "broadcast channels need the APNs settings (flags --apns-*, or SCOREFEED_APNS_* variables)")
@@ -48,7 +59,7 @@ struct ChannelCommand: AsyncParsableCommand {
                 result = .success(
                     try await ChannelKeeper.channel(
                         gameId: game, environment: environment, app: app.name, client: clients.channels(environment),
-                        database: connection))
+                        registeredAt: registeredAt, database: connection))
             } catch {
                 result = .failure(error)
             }

@@ -5,9 +5,9 @@ import PushDelivery
 import ScoreDomain
 import ScoreStore
 
-/// `GET /v1/games/{id}/channel[?environment=production|sandbox]`: the game's broadcast channel id
-/// (base64, as the app passes it to ActivityKit), created through Apple's channel management API on
-/// first use. With an app key: each app has its own channel of a game (Apple keeps channels per
+/// `GET /v1/games/{id}/channel[?environment=production|sandbox][&at=RFC3339]`: the game's broadcast
+/// channel id (base64, as the app passes it to ActivityKit), created through Apple's channel management
+/// API on first use, registered as of `at` (default now: a past time lets a replayed game broadcast). With an app key: each app has its own channel of a game (Apple keeps channels per
 /// bundle id), which another app's key never sees.
 struct ChannelRoute {
     let configuration: ServerConfiguration
@@ -30,6 +30,14 @@ struct ChannelRoute {
                     .object(["field": .string("environment"), "reason": .string("must be production or sandbox")])
                 ]))
         }
+        var registeredAt = Date()
+        if let text = request.uri.queryParameters.get("at") {
+            guard let at = InputRules.timestamp(text) else {
+                throw ActivityRoutes.invalid(
+                    "at", "must be an RFC 3339 timestamp such as 2026-05-12T23:55:00Z, \(InputRules.dateRule)")
+            }
+            registeredAt = at
+        }
         guard let channels else {
             throw APIError(
                 .serviceUnavailable, "no-apns", "broadcast channels need the APNs settings (SCOREFEED_APNS_*)")
@@ -37,7 +45,8 @@ struct ChannelRoute {
         let pool = try await database.ready().pool
         do {
             let channel = try await ChannelKeeper.channel(
-                gameId: gameId, environment: environment, app: app, client: channels(environment), database: pool)
+                gameId: gameId, environment: environment, app: app, client: channels(environment),
+                registeredAt: registeredAt, database: pool)
             return .json(Self.json(channel))
         } catch let error as ChannelError {
             switch error {

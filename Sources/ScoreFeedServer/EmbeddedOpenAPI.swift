@@ -661,6 +661,11 @@ enum EmbeddedOpenAPI {
                 - name: environment
                   in: query
                   schema: {type: string, enum: [production, sandbox], default: production}
+                - name: at
+                  in: query
+                  description: "A channel this creates is registered as of this time (default now), so a past game replayed afterwards broadcasts to it; RFC 3339 between 1850-01-01 and 2200-12-31 (else a 400 naming `at`). A channel the game already has is served as it is."
+                  schema: {type: string, format: date-time}
+                  example: "2026-05-01T22:50:00Z"
               responses:
                 "200":
                   description: The open channel of the game in that environment.
