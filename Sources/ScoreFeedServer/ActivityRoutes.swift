@@ -18,22 +18,53 @@ struct ActivityRoutes {
             throw APIError(.unsupportedMediaType, "unsupported-media-type", "send the device as application/json")
         }
         let fields = try Self.fields(try await request.collectBody(upTo: 16 * 1024, what: "a device"))
-        let token = try fields.string("startToken")
-        guard case .array(let list)? = fields.members["follow"] else {
-            throw Self.invalid("follow", "must be an array of team codes or game ids")
+        // Every problem of the body at once: its fields' types first, then their values.
+        var problems = BodyProblems()
+        let token = try problems.check { try fields.string("startToken") }
+        let follows = try problems.check { () throws -> [String] in
+            guard case .array(let list)? = fields.members["follow"] else {
+                throw Self.invalid("follow", "must be an array of team codes or game ids")
+            }
+            return try list.map { value -> String in
+                guard case .string(let text) = value else { throw Self.invalid("follow", "must hold strings") }
+                return text
+            }
         }
-        let follows = try list.map { value -> String in
-            guard case .string(let text) = value else { throw Self.invalid("follow", "must hold strings") }
-            return text
+        let environment = try problems.check { try Self.environment(fields) }
+        let bundleId = try problems.check { () throws -> String in
+            let bundleId = try self.bundleId(fields, of: app)
+            try Self.requireBundle(bundleId, of: app)
+            return bundleId
         }
-        let environmentName = try fields.string("environment", default: PushEnvironment.production.rawValue)
-        guard let environment = PushEnvironment(rawValue: environmentName) else {
-            throw Self.invalid("environment", "must be \"production\" or \"sandbox\"")
+        let channels = try problems.check { try fields.bool("channels", default: false) }
+        let fcm = try problems.check { try Self.fcmAddress(fields, required: false) }
+        _ = try problems.check { try fcm??.validated() }
+        if let follows, follows.isEmpty || follows.count > 64 {
+            problems.add("follow", "follow 1 to 64 teams or games")
         }
-        let bundleId = try bundleId(fields, of: app)
-        try Self.requireBundle(bundleId, of: app)
-        let channels = try fields.bool("channels", default: false)
-        let fcm = try Self.fcmAddress(fields, required: false)
+        if let token {
+            _ = try problems.check { () throws -> String in
+                do {
+                    return try Activities.normalizedToken(token)
+                } catch let error as ActivityError {
+                    throw Self.invalid("startToken", error.reason)
+                }
+            }
+        }
+        for follow in follows ?? [] {
+            _ = try problems.check { () throws in
+                do {
+                    try Activities.validate(gameId: follow)
+                } catch let error as ActivityError {
+                    throw Self.invalid("follow", "team codes or game ids: " + error.reason)
+                }
+            }
+        }
+        _ = try bundleId.map { bundleId in try problems.check { try Activities.validate(bundleId: bundleId) } }
+        try problems.finish()
+        guard let token, let follows, let environment, let bundleId, let channels, let fcm else {
+            throw APIError.badRequest("the device is invalid")
+        }
         let pool = try await database.ready().pool
         let device: Device
         do {
@@ -103,30 +134,37 @@ struct ActivityRoutes {
             throw APIError(.unsupportedMediaType, "unsupported-media-type", "send the registration as application/json")
         }
         let fields = try Self.fields(try await request.collectBody(upTo: 16 * 1024, what: "a registration"))
-        let token = try fields.string("pushToken")
-        let environmentName = try fields.string("environment", default: PushEnvironment.production.rawValue)
-        guard let environment = PushEnvironment(rawValue: environmentName) else {
-            throw Self.invalid("environment", "must be \"production\" or \"sandbox\"")
-        }
-        let bundleId = try bundleId(fields, of: app)
-        let frequent = try fields.bool("frequentUpdates", default: false)
-        let allowUnknown = try fields.bool("allowUnknownGame", default: false)
+        // Every problem of the body at once: its fields' types first, then their values.
+        var problems = BodyProblems()
+        let token = try problems.check { try fields.string("pushToken") }
+        let environment = try problems.check { try Self.environment(fields) }
+        let bundleId = try problems.check { try self.bundleId(fields, of: app) }
+        let frequent = try problems.check { try fields.bool("frequentUpdates", default: false) }
+        let allowUnknown = try problems.check { try fields.bool("allowUnknownGame", default: false) }
         // The update token of an activity a push-to-start created: it joins that start.
-        let startToken = fields.members["startToken"] == nil ? nil : try fields.string("startToken")
+        let startToken = try problems.check { () throws -> String? in
+            fields.members["startToken"] == nil ? nil : try fields.string("startToken")
+        }
         // Through Firebase Cloud Messaging: the app's FCM registration token or installation id.
-        let fcm = try Self.fcmAddress(fields, required: false)
-        do {
-            _ = try Activities.validate(gameId: gameId, token: token, bundleId: bundleId)
-            _ = try fcm?.validated()
-        } catch {
-            throw Self.invalid(error.field, error.reason)
+        let fcm = try problems.check { try Self.fcmAddress(fields, required: false) }
+        _ = try problems.check { try Activities.validate(gameId: gameId) }
+        _ = try token.map { token in try problems.check { try Activities.normalizedToken(token) } }
+        _ = try bundleId.map { bundleId in try problems.check { try Activities.validate(bundleId: bundleId) } }
+        _ = try problems.check { try fcm??.validated() }
+        if let startToken = startToken ?? nil {
+            _ = try problems.check { () throws -> String in
+                do {
+                    return try Activities.normalizedToken(startToken)
+                } catch let error as ActivityError {
+                    throw Self.invalid("startToken", error.reason)
+                }
+            }
         }
-        do {
-            _ = try startToken.map(Activities.normalizedToken)
-        } catch {
-            throw Self.invalid("startToken", error.reason)
+        _ = try bundleId.map { bundleId in try problems.check { try Self.requireBundle(bundleId, of: app) } }
+        try problems.finish()
+        guard let token, let environment, let bundleId, let frequent, let allowUnknown, let startToken, let fcm else {
+            throw APIError.badRequest("the registration is invalid")
         }
-        try Self.requireBundle(bundleId, of: app)
         let pool = try await database.ready().pool
         let activity: Activity
         do {
@@ -210,6 +248,15 @@ struct ActivityRoutes {
     @discardableResult
     func authorize(_ request: Request) throws -> AppSettings {
         try Credentials.requireApp(request, in: configuration.appKeys)
+    }
+
+    /// The body's `environment`, `production` when it has none.
+    static func environment(_ fields: Fields) throws -> PushEnvironment {
+        let name = try fields.string("environment", default: PushEnvironment.production.rawValue)
+        guard let environment = PushEnvironment(rawValue: name) else {
+            throw invalid("environment", "must be \"production\" or \"sandbox\"")
+        }
+        return environment
     }
 
     /// The body's `bundleId`, else the app's bundle id when its settings list exactly one, else the

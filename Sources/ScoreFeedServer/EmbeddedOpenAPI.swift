@@ -408,7 +408,12 @@ enum EmbeddedOpenAPI {
                     application/json:
                       schema: {$ref: "#/components/schemas/Activity"}
                       example: {"id": 1, "gameId": "2026-05-01-NYY-BOS", "pushToken": "80a1f3c2d4e5f60718293a4b5c6d7e8f80a1f3c2d4e5f60718293a4b5c6d7e8f", "environment": "production", "bundleId": "com.example.scores", "frequentUpdates": false, "registeredAt": "2026-05-01T22:50:00Z", "endedAt": null, "active": true, "deactivatedReason": null, "route": "apns", "fcmToken": null, "fid": null}
-                "400": {$ref: "#/components/responses/Error"}
+                "400":
+                  description: Missing or invalid fields; every problem of the body at once, one `details` entry per field (at most 20).
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Error"}
+                      example: {"error": {"status": 400, "code": "invalid-field", "message": "3 fields are invalid: pushToken: is required; environment: must be \"production\" or \"sandbox\"; frequentUpdates: must be true or false", "details": [{"field": "pushToken", "reason": "is required"}, {"field": "environment", "reason": "must be \"production\" or \"sandbox\""}, {"field": "frequentUpdates", "reason": "must be true or false"}]}}
                 "401": {$ref: "#/components/responses/Error"}
                 "403": {$ref: "#/components/responses/Error"}
                 "404":
@@ -537,7 +542,7 @@ enum EmbeddedOpenAPI {
                       schema: {$ref: "#/components/schemas/Follower"}
                       example: {"id": 12, "gameId": "2026-05-01-NYY-BOS", "fcmToken": "dFx3kP0aQ_m:APA91bH2example0000", "fid": null, "followedAt": "2026-05-01T23:20:00Z", "endedAt": null, "active": true, "deactivatedReason": null}
                 "400":
-                  description: A missing or invalid field (named in `details`), or both `fcmToken` and `fid`.
+                  description: Missing or invalid fields, or both `fcmToken` and `fid`; every problem of the body at once, one `details` entry per field (at most 20).
                   content:
                     application/json:
                       schema: {$ref: "#/components/schemas/Error"}

@@ -16,22 +16,24 @@ struct FollowerRoutes {
             throw APIError(.unsupportedMediaType, "unsupported-media-type", "send the follow as application/json")
         }
         let fields = try ActivityRoutes.fields(try await request.collectBody(upTo: 16 * 1024, what: "a follow"))
-        let gameId = try fields.string("gameId")
-        let address = try ActivityRoutes.fcmAddress(fields, required: true)!
-        var followedAt = Date()
-        if fields.members["at"] != nil, fields.members["at"] != .null {
+        // Every problem of the body at once: its fields' types first, then their values.
+        var problems = BodyProblems()
+        let gameId = try problems.check { try fields.string("gameId") }
+        let address = try problems.check { try ActivityRoutes.fcmAddress(fields, required: true) } ?? nil
+        let followedAt = try problems.check { () throws -> Date in
+            guard fields.members["at"] != nil, fields.members["at"] != .null else { return Date() }
             guard let at = InputRules.timestamp(try fields.string("at")) else {
                 throw ActivityRoutes.invalid(
                     "at", "must be an RFC 3339 timestamp such as 2026-05-12T23:55:00Z, \(InputRules.dateRule)")
             }
-            followedAt = at
+            return at
         }
-        let allowUnknown = try fields.bool("allowUnknownGame", default: false)
-        do {
-            try Activities.validate(gameId: gameId)
-            _ = try address.validated()
-        } catch {
-            throw ActivityRoutes.invalid(error.field, error.reason)
+        let allowUnknown = try problems.check { try fields.bool("allowUnknownGame", default: false) }
+        _ = try gameId.map { gameId in try problems.check { try Activities.validate(gameId: gameId) } }
+        _ = try address.map { address in try problems.check { try address.validated() } }
+        try problems.finish()
+        guard let gameId, let address, let followedAt, let allowUnknown else {
+            throw APIError.badRequest("the follow is invalid")
         }
         let pool = try await database.ready().pool
         let follower: Follower
