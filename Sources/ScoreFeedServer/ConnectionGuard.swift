@@ -1,9 +1,9 @@
-import CoreMetrics
 import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTPTypes
+import Prometheus
 import Synchronization
 
 /// The HTTP/1 server's connections under guard: every connection is counted against the cap (see
@@ -41,7 +41,7 @@ final class ConnectionRegistry: Sendable {
     private let state: Mutex<(table: ConnectionTable, channels: [Int: any Channel], nextId: Int)>
     let metrics: ServerMetrics
     /// The gauge of the open connections.
-    private let open: CoreMetrics.Gauge
+    private let open: Prometheus.Gauge
     private let logger: Logger
 
     init(capacity: Int, limits: ConnectionTimeouts.Limits, metrics: ServerMetrics, logger: Logger) {
@@ -51,7 +51,7 @@ final class ConnectionRegistry: Sendable {
         self.logger = logger
         self.state = Mutex((ConnectionTable(capacity: capacity), [:], 0))
         self.open = metrics.connections(capacity: capacity)
-        open.record(0)
+        open.set(Int64(0))
     }
 
     /// Counts a new connection: returns its id, or `nil` when it is refused (the caller closes it).
@@ -65,7 +65,7 @@ final class ConnectionRegistry: Sendable {
             var evicted: (any Channel)?
             if case .admitEvicting(let victim) = admission { evicted = state.channels.removeValue(forKey: victim) }
             if admission != .refuse { state.channels[id] = channel }
-            open.record(state.table.count)
+            open.set(Int64(state.table.count))
             return (id, admission, notice, evicted)
         }
         if let notice {
@@ -97,7 +97,7 @@ final class ConnectionRegistry: Sendable {
         state.withLock { state in
             state.table.restore(id)
             state.channels[id] = channel
-            open.record(state.table.count)
+            open.set(Int64(state.table.count))
         }
     }
 
@@ -106,7 +106,7 @@ final class ConnectionRegistry: Sendable {
         state.withLock { state in
             state.table.remove(id)
             state.channels[id] = nil
-            open.record(state.table.count)
+            open.set(Int64(state.table.count))
         }
     }
 }

@@ -1,20 +1,43 @@
-import CoreMetrics
-import Metrics
 import PostgresClient
 import Prometheus
 import ScoreStore
 
-/// The server's metrics (swift-metrics, kept in its own Prometheus registry) and their text format.
+/// The server's metrics (kept in its own Prometheus registry) and their text format.
 ///
 /// Counters are counted as things happen in this process; the gauges that describe the database
 /// (projection lag, outbox depth) are read from it at each scrape, so they are right even when
-/// other processes append or deliver.
+/// other processes append or deliver. Every family carries its `# HELP` text from ``help``.
 public final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
-    let factory: PrometheusMetricsFactory
+
+    /// Each metric family the server exports and its `# HELP` text: what it counts, with its unit.
+    static let help: KeyValuePairs<String, String> = [
+        "scorefeed_events_appended_total": "Messages POST /v1/feed stored in the event log (events).",
+        "scorefeed_events_duplicate_total": "Messages POST /v1/feed received that were already stored (events).",
+        "scorefeed_ingest_refused_total": "Requests POST /v1/feed refused, by HTTP status (requests).",
+        "scorefeed_pushes_total": "Push delivery attempts, by result, service reason and target (attempts).",
+        "scorefeed_updates_coalesced_total":
+            "Activity changes the throttle held back to coalesce into a later update (changes).",
+        "scorefeed_http_connections_max": "Cap on open HTTP connections, SCOREFEED_MAX_CONNECTIONS (connections).",
+        "scorefeed_http_connections": "HTTP connections open now (connections).",
+        "scorefeed_http_connections_closed_total": "HTTP connections the server closed, by reason (connections).",
+        "scorefeed_stream_disconnects_total": "Live streams the server ended or refused, by reason (streams).",
+        "scorefeed_log_head_position": "Position of the newest event in the event log (log position).",
+        "scorefeed_projection_lag_events": "Events in the log the projector has not applied yet (events).",
+        "scorefeed_outbox_depth": "Pushes pending delivery (pushes).",
+        "scorefeed_activities_active":
+            "Active Live Activities (through APNs or FCM), Android followers excluded (activities).",
+        "scorefeed_followers_active": "Active Android followers (followers).",
+        "scorefeed_stream_clients": "Live stream clients connected to this node (clients).",
+        "scorefeed_cluster_nodes": "Nodes whose heartbeat is recent enough to count as alive (nodes).",
+        "scorefeed_node_leader": "1 if this node is the cluster leader, else 0 (boolean).",
+        "scorefeed_replica_lag_events": "Events on the primary this replica has not replayed yet (events).",
+        "scorefeed_replica_lag_seconds":
+            "Time since this replica replayed its last transaction, 0 on a primary (seconds).",
+        "scorefeed_build_info": "Always 1; the version label names the running server's version (info).",
+    ]
 
     public init() {
-        factory = PrometheusMetricsFactory(registry: registry)
         // Shown from the start, at zero.
         ingested(appended: 0, duplicates: 0)
         coalesced(0)
@@ -22,8 +45,8 @@ public final class ServerMetrics: Sendable {
 
     /// Messages stored by `POST /v1/feed`, and those that were already stored.
     func ingested(appended: Int, duplicates: Int) {
-        counter("scorefeed_events_appended_total").increment(by: appended)
-        counter("scorefeed_events_duplicate_total").increment(by: duplicates)
+        counter("scorefeed_events_appended_total").increment(by: Int64(appended))
+        counter("scorefeed_events_duplicate_total").increment(by: Int64(duplicates))
     }
 
     /// A request `POST /v1/feed` refused, by HTTP status.
@@ -52,20 +75,20 @@ public final class ServerMetrics: Sendable {
 
     /// Changes an activity's throttle held back to coalesce into a later update.
     func coalesced(_ count: Int) {
-        counter("scorefeed_updates_coalesced_total").increment(by: count)
+        counter("scorefeed_updates_coalesced_total").increment(by: Int64(count))
     }
 
     /// Records the cap on HTTP connections (`SCOREFEED_MAX_CONNECTIONS`) and returns the gauge of the
     /// open ones (made once: it is set at every connection's opening and closing).
-    func connections(capacity: Int) -> CoreMetrics.Gauge {
-        gauge("scorefeed_http_connections_max").record(capacity)
+    func connections(capacity: Int) -> Prometheus.Gauge {
+        gauge("scorefeed_http_connections_max").set(Int64(capacity))
         return gauge("scorefeed_http_connections")
     }
 
     /// An HTTP connection the server closed, by reason: `header-timeout`, `idle-timeout`,
     /// `body-timeout`, `evicted` (to make room at the cap), `refused` (at the cap, every other busy).
     func connectionClosed(reason: String, count: Int = 1) {
-        counter("scorefeed_http_connections_closed_total", [("reason", reason)]).increment(by: count)
+        counter("scorefeed_http_connections_closed_total", [("reason", reason)]).increment(by: Int64(count))
     }
 
     /// A live stream the server ended or refused, by reason: `too-slow` (more changes behind than its
@@ -74,7 +97,6 @@ public final class ServerMetrics: Sendable {
         counter("scorefeed_stream_disconnects_total", [("reason", reason)]).increment()
     }
 
-    /// The Prometheus text of every metric, after reading the database gauges.
     /// A replica's log head and how long ago it replayed its last transaction (0 on a primary).
     static func replicaPosition(in session: PostgresSession) throws -> (head: Int, seconds: Double) {
         let row = try session.query(
@@ -87,6 +109,7 @@ public final class ServerMetrics: Sendable {
         return (try row.int("head"), try row.text("seconds").flatMap(Double.init) ?? 0)
     }
 
+    /// The Prometheus text of every metric, after reading the database gauges.
     func render(
         streams: Int, leader: Bool, replica: (head: Int, seconds: Double)? = nil, in session: PostgresSession
     ) throws -> String {
@@ -102,32 +125,37 @@ public final class ServerMetrics: Sendable {
                   FROM activities WHERE active) a
             """, [Projector.name, Cluster.aliveWithin])[0]
         let head = try row.int("head")
-        gauge("scorefeed_log_head_position").record(head)
-        gauge("scorefeed_projection_lag_events").record(head - (try row.int("checkpoint")))
-        gauge("scorefeed_outbox_depth").record(try row.int("pending"))
-        gauge("scorefeed_activities_active").record(try row.int("activities"))
-        gauge("scorefeed_followers_active").record(try row.int("followers"))
-        gauge("scorefeed_stream_clients").record(streams)
-        gauge("scorefeed_cluster_nodes").record(try row.int("nodes"))
-        gauge("scorefeed_node_leader").record(leader ? 1 : 0)
+        gauge("scorefeed_log_head_position").set(Int64(head))
+        gauge("scorefeed_projection_lag_events").set(Int64(head - (try row.int("checkpoint"))))
+        gauge("scorefeed_outbox_depth").set(Int64(try row.int("pending")))
+        gauge("scorefeed_activities_active").set(Int64(try row.int("activities")))
+        gauge("scorefeed_followers_active").set(Int64(try row.int("followers")))
+        gauge("scorefeed_stream_clients").set(Int64(streams))
+        gauge("scorefeed_cluster_nodes").set(Int64(try row.int("nodes")))
+        gauge("scorefeed_node_leader").set(Int64(leader ? 1 : 0))
         if let replica {
-            gauge("scorefeed_replica_lag_events").record(max(0, head - replica.head))
-            gauge("scorefeed_replica_lag_seconds").record(replica.seconds)
+            gauge("scorefeed_replica_lag_events").set(Int64(max(0, head - replica.head)))
+            gauge("scorefeed_replica_lag_seconds").set(replica.seconds)
         }
-        CoreMetrics.Gauge(
-            label: "scorefeed_build_info", dimensions: [("version", ScoreFeedVersion.current)], factory: factory
-        )
-        .record(1)
+        gauge("scorefeed_build_info", [("version", ScoreFeedVersion.current)]).set(Int64(1))
         var text = [UInt8]()
         registry.emit(into: &text)
         return String(decoding: text, as: UTF8.self)
     }
 
-    private func counter(_ label: String, _ dimensions: [(String, String)] = []) -> CoreMetrics.Counter {
-        CoreMetrics.Counter(label: label, dimensions: dimensions, factory: factory)
+    private func counter(_ name: String, _ labels: [(String, String)] = []) -> Prometheus.Counter {
+        registry.makeCounter(descriptor: Self.descriptor(name), labels: labels)
     }
 
-    private func gauge(_ label: String) -> CoreMetrics.Gauge {
-        CoreMetrics.Gauge(label: label, factory: factory)
+    private func gauge(_ name: String, _ labels: [(String, String)] = []) -> Prometheus.Gauge {
+        registry.makeGauge(descriptor: Self.descriptor(name), labels: labels)
+    }
+
+    /// A family's full name and its `# HELP` text from ``help`` (every family the server makes is there).
+    private static func descriptor(_ name: String) -> MetricNameDescriptor {
+        guard let text = help.first(where: { $0.key == name })?.value else {
+            preconditionFailure("metric \(name) has no help text in ServerMetrics.help")
+        }
+        return MetricNameDescriptor(metricName: name, unitName: "", helpText: text)
     }
 }

@@ -41,6 +41,36 @@ struct OperationsTests {
         }
     }
 
+    @Test("every metric family on /metrics has one HELP and one TYPE line, before its samples")
+    func metricsHelp() async throws {
+        try await withServer { server in
+            #expect(try await server.ingest("[\(scheduled("g1")),\(started("g1"))]").status == 202)
+            _ = try await server.ingest("[]")
+            _ = try await server.waitForGame("g1", version: 2)
+            let reply = try await server.request(.GET, "/metrics")
+            #expect(reply.status == 200)
+            let lines = reply.body.split(separator: "\n").map(String.init)
+            let docs = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/server.md"), encoding: .utf8)
+            let families = Set(
+                lines.filter { !$0.hasPrefix("#") }.map { String($0.prefix { $0 != "{" && $0 != " " }) })
+            #expect(families.count >= 15, "\(families.sorted())")
+            for family in families {
+                let help = lines.indices.filter { lines[$0].hasPrefix("# HELP \(family) ") }
+                let type = lines.indices.filter {
+                    lines[$0] == "# TYPE \(family) counter" || lines[$0] == "# TYPE \(family) gauge"
+                }
+                let first = lines.firstIndex { $0.hasPrefix(family + "{") || $0.hasPrefix(family + " ") }
+                #expect(help.count == 1 && type.count == 1, "\(family) in \(reply.body)")
+                #expect(family.hasPrefix("scorefeed_"), "\(family)")
+                if let help = help.first, let type = type.first, let first {
+                    #expect(help < type && type < first, "\(family) in \(reply.body)")
+                    let text = lines[help].dropFirst("# HELP \(family) ".count)
+                    #expect(text.count > 10 && docs.contains("| \(text) |"), "\(family)'s help in docs/server.md")
+                }
+            }
+        }
+    }
+
     @Test("docs/openapi.yaml describes exactly the routes the server has, and their answers")
     func openAPI() async throws {
         let text = try String(
