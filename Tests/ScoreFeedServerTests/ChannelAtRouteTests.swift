@@ -12,18 +12,9 @@ struct ChannelAtRouteTests {
 
     @Test("?at= registers a new channel as of that time; a malformed or out-of-range at is a 400 naming at")
     func registeredAt() async throws {
-        let pair = APNsTestKeyPair()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apns-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let sandboxConfiguration = APNsSandbox.Configuration(
-            bundleId: "com.example.scores", teamId: "TEAM000001", keyId: "KEY0000001", publicKeyPEM: pair.publicKeyPEM,
-            caCertificateOutput: folder.appendingPathComponent("ca.pem").path)
-        try await APNsSandbox.withRunning(sandboxConfiguration) { sandbox in
+        try await withLocalAPNs { sandbox, configuration in
             let channels = APNsChannelClient(
-                configuration: try APNsConfiguration(
-                    signingKeyPEM: pair.privateKeyPEM, keyId: "KEY0000001", teamId: "TEAM000001",
-                    bundleId: "com.example.scores", environment: .custom(sandbox.url),
-                    additionalCAFile: sandbox.caCertificatePath),
+                configuration: configuration,
                 logger: quietLogger)
             try await withServer(channels: channels) { server in
                 #expect(try await server.ingest("[\(scheduled("g1"))]").status == 202)

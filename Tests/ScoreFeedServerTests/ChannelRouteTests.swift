@@ -8,19 +8,10 @@ import Testing
 struct ChannelRouteTests {
     @Test("created on first use and served again; clear errors; 503 without APNs settings")
     func channel() async throws {
-        let pair = APNsTestKeyPair()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apns-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let sandboxConfiguration = APNsSandbox.Configuration(
-            bundleId: "com.example.scores", teamId: "TEAM000001", keyId: "KEY0000001", publicKeyPEM: pair.publicKeyPEM,
-            caCertificateOutput: folder.appendingPathComponent("ca.pem").path)
         let auth = ("Authorization", "Bearer \(appKey)")
-        try await APNsSandbox.withRunning(sandboxConfiguration) { sandbox in
+        try await withLocalAPNs { sandbox, configuration in
             let channels = APNsChannelClient(
-                configuration: try APNsConfiguration(
-                    signingKeyPEM: pair.privateKeyPEM, keyId: "KEY0000001", teamId: "TEAM000001",
-                    bundleId: "com.example.scores", environment: .custom(sandbox.url),
-                    additionalCAFile: sandbox.caCertificatePath),
+                configuration: configuration,
                 logger: quietLogger)
             let broadcasts = APNsClient(configuration: channels.configuration, logger: quietLogger)
             try await withServer(channels: channels, broadcasts: broadcasts) { server in

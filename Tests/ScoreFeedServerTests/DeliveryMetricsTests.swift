@@ -10,18 +10,9 @@ import Testing
 struct DeliveryMetricsTests {
     @Test("a run is pushed to a registered activity; metrics count sent pushes and coalesced updates")
     func deliversAndCounts() async throws {
-        let pair = APNsTestKeyPair()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apns-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let sandboxConfiguration = APNsSandbox.Configuration(
-            bundleId: "com.example.scores", teamId: "TEAM000001", keyId: "KEY0000001", publicKeyPEM: pair.publicKeyPEM,
-            caCertificateOutput: folder.appendingPathComponent("ca.pem").path)
-        try await APNsSandbox.withRunning(sandboxConfiguration) { sandbox in
+        try await withLocalAPNs { sandbox, configuration in
             let client = APNsClient(
-                configuration: try APNsConfiguration(
-                    signingKeyPEM: pair.privateKeyPEM, keyId: "KEY0000001", teamId: "TEAM000001",
-                    bundleId: "com.example.scores", environment: .custom(sandbox.url),
-                    additionalCAFile: sandbox.caCertificatePath),
+                configuration: configuration,
                 requestTimeout: .seconds(30), logger: quietLogger)
             try await withServer(apns: client) { server in
                 #expect(try await server.ingest("[\(scheduled("g1"))]").status == 202)
