@@ -1,17 +1,9 @@
 """scripts/bench-cluster's load: providers posting real games to 1 node, then to N nodes."""
-import argparse, http.client, json, os, signal, sys, threading, time, urllib.parse
+import argparse, http.client, json, os, signal, sys, threading, time
 
-from cluster_tools import free_port, games, serve, sql
+from cluster_tools import database, free_port, games, serve, sql
 
 KEY = "bench-cluster-ingest-key-0001"
-
-
-def database(url, name):
-    """The URL of a new database `name` on the server of `url`."""
-    sql(url, f"DROP DATABASE IF EXISTS {name}")
-    sql(url, f"CREATE DATABASE {name}")
-    parts = urllib.parse.urlsplit(url)
-    return urllib.parse.urlunsplit(parts._replace(path="/" + name))
 
 
 def counters(url):

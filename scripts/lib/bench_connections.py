@@ -7,9 +7,9 @@ prints how many the server had closed.
 The well-behaved client is timed while the connections are opened, while they are held, and for 10 s
 after the client processes close them all at once.
 """
-import argparse, http.client, json, os, resource, socket, subprocess, sys, threading, time, urllib.parse
+import argparse, http.client, json, os, resource, socket, subprocess, sys, threading, time
 
-from cluster_tools import free_port, games, serve, sql
+from cluster_tools import database, free_port, games, serve, sql
 
 KEY = "bench-connections-ingest-key-0001"
 PARTIAL = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Waiting: "
@@ -41,14 +41,6 @@ def hold(port, count):
         except OSError:
             closed += 1
     print(json.dumps({"closedByServer": closed}), flush=True)
-
-
-def database(url, name):
-    """The URL of a new database `name` on the server of `url`."""
-    sql(url, f"DROP DATABASE IF EXISTS {name}")
-    sql(url, f"CREATE DATABASE {name}")
-    parts = urllib.parse.urlsplit(url)
-    return urllib.parse.urlunsplit(parts._replace(path="/" + name))
 
 
 def summary(latencies, failures):

@@ -6,26 +6,11 @@ them; FAST readers on /v1/stream read as fast as they can. CHANGES real fixture 
 /v1/feed in SECONDS. The server's RSS is sampled throughout; the slow readers stay HOLD seconds after the
 last post, then leave, and the RSS is read again AFTER seconds later. Prints one JSON object.
 """
-import argparse, http.client, json, os, resource, socket, threading, time, urllib.parse
+import argparse, http.client, json, os, resource, socket, threading, time
 
-from cluster_tools import free_port, games, serve, sql
+from cluster_tools import database, free_port, games, rss_mb, serve, sql
 
 KEY = "bench-streams-ingest-key-0001"
-
-
-def database(url, name):
-    """The URL of a new database `name` on the server of `url`."""
-    sql(url, f"DROP DATABASE IF EXISTS {name}")
-    sql(url, f"CREATE DATABASE {name}")
-    parts = urllib.parse.urlsplit(url)
-    return urllib.parse.urlunsplit(parts._replace(path="/" + name))
-
-
-def rss_mb(pid):
-    for line in open(f"/proc/{pid}/status"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def post(port, messages):

@@ -5,6 +5,8 @@ Generous limits: a liveness check, not a speed target (docs/performance.md has t
 """
 import random, socket, threading, time
 
+from cluster_tools import rss_mb
+
 HEALTH_TIMEOUT = 2.0  # seconds a running node may take to answer /healthz
 RSS_LIMIT_MB = 1024  # the most a node may hold, debug build, with its slow readers and half-open connections
 SETTLING = 3.0  # seconds after a node's (re)start before it is watched
@@ -132,13 +134,7 @@ class Pressure:
             return False
 
     def sample_rss(self, name, pid):
-        try:
-            for line in open(f"/proc/{pid}/status"):
-                if line.startswith("VmRSS:"):
-                    mb = int(line.split()[1]) / 1024
-                    self.rss_mb[name] = max(self.rss_mb.get(name, 0), round(mb))
-        except OSError:
-            pass
+        self.rss_mb[name] = max(self.rss_mb.get(name, 0), round(rss_mb(pid)))
 
     def report(self):
         peak = max(self.rss_mb.values() or [0])

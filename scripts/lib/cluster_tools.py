@@ -1,5 +1,5 @@
 """What scripts/bench-cluster and scripts/chaos share: real games, serve nodes, psql."""
-import http.client, json, socket, subprocess, time
+import http.client, json, socket, subprocess, time, urllib.parse
 
 SOURCES = ["plain-nine", "extra-innings-walkoff", "delayed-postponed"]
 
@@ -46,3 +46,22 @@ def sql(url, query):
     """The rows of `query` (psql, unaligned): lists of column texts."""
     out = subprocess.run(["psql", url, "-XAtqc", query], check=True, capture_output=True, text=True)
     return [line.split("|") for line in out.stdout.splitlines()]
+
+
+def database(url, name):
+    """The URL of a new database `name` on the server of `url`."""
+    sql(url, f"DROP DATABASE IF EXISTS {name}")
+    sql(url, f"CREATE DATABASE {name}")
+    parts = urllib.parse.urlsplit(url)
+    return urllib.parse.urlunsplit(parts._replace(path="/" + name))
+
+
+def rss_mb(pid):
+    """The resident memory of process `pid` (`VmRSS`), in MB; 0 once it is gone."""
+    try:
+        for line in open(f"/proc/{pid}/status"):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
