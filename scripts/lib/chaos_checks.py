@@ -31,9 +31,13 @@ def received(run):
     """What the APNs server answered 200 to, per device token, in the order it answered; and how it
     answered all requests (delivered, faulted, dropped, ...)."""
     by_token, outcomes = {}, {}
+    run.attempts = {}  # token -> every apns-id the server saw for it, in order, whatever it answered
     for line in open(run.deliveries):
         record = json.loads(line)
         outcomes[record.get("outcome")] = outcomes.get(record.get("outcome"), 0) + 1
+        if record.get("token") and record.get("apnsId"):
+            run.attempts.setdefault(record["token"], []).append(
+                (record["apnsId"].lower(), record.get("outcome") == "delivered"))
         if record.get("outcome") == "delivered" and record.get("token"):
             aps = json.loads(record["payload"]).get("aps", {})
             by_token.setdefault(record["token"], []).append((record["apnsId"].lower(), aps))
@@ -42,7 +46,7 @@ def received(run):
 
 def activities_ended(run, by_token, states):
     finals = {g: json.loads(s) for g, s in states}
-    problems, repeats = [], 0
+    problems, repeats, resent = [], 0, 0
     for token, game in sorted(run.tokens.items()):
         pushes = by_token.get(token, [])
         repeats += len(pushes) - len({apns_id for apns_id, _ in pushes})
@@ -52,7 +56,15 @@ def activities_ended(run, by_token, states):
             problems.append({"token": token[:12], "game": game, "ends": len(end_ids)})
             continue
         first, end_id, aps = ends[0]
-        after = [apns_id for apns_id, _ in pushes[first:] if apns_id != end_id]
+        # A round sent again after its node was killed before it recorded it (at least once: the lease
+        # ran out) repeats pushes the server already saw before the end, with their apns-ids: counted
+        # apart, as `resentRounds`. A push first seen after the end is a problem.
+        attempts = run.attempts.get(token, [])
+        end_at = next(i for i, (apns_id, delivered) in enumerate(attempts) if apns_id == end_id and delivered)
+        seen_before = {apns_id for apns_id, _ in attempts[:end_at]}
+        later = [apns_id for apns_id, _ in pushes[first:] if apns_id != end_id]
+        after = [apns_id for apns_id in later if apns_id not in seen_before]
+        resent += len(later) - len(after)
         if after:
             problems.append({"token": token[:12], "game": game, "pushesAfterEnd": len(after)})
         shown = aps.get("content-state", {}).get("status", {})
@@ -62,7 +74,7 @@ def activities_ended(run, by_token, states):
             problems.append({"token": token[:12], "game": game, "endShows": shown,
                              "final": {k: final.get(k) for k in ["homeScore", "awayScore", "status"]}})
     return {"ok": not problems and len(run.tokens) > 0, "activities": len(run.tokens), "problems": problems[:20],
-            "repeatedDeliveries": repeats}
+            "repeatedDeliveries": repeats, "resentRounds": resent}
 
 
 def no_push_lost(run, by_token):
