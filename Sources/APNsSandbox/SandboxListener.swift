@@ -18,11 +18,12 @@ public enum SandboxListener {
         sslContext: NIOSSLContext, registry: ConnectionRegistry, name: String, logger: Logger,
         streamHandler: @escaping @Sendable (_ connectionId: Int) -> any ChannelHandler
     ) async throws -> any Channel {
-        var http2 = NIOHTTP2Handler.Configuration()
-        http2.connection.initialSettings = [
+        var configuration = NIOHTTP2Handler.Configuration()
+        configuration.connection.initialSettings = [
             HTTP2Setting(parameter: .maxConcurrentStreams, value: maximumConcurrentStreams),
             HTTP2Setting(parameter: .maxHeaderListSize, value: 16 * 1024),
         ]
+        let http2 = configuration
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)

@@ -103,7 +103,7 @@ private func closeFrom(_ lowest: Int32, in actions: inout posix_spawn_file_actio
 
 private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
 
-private nonisolated(unsafe) let addCloseFrom: AddCloseFrom? = {
+private let addCloseFrom: AddCloseFrom? = {
     guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
     else { return nil }
     return unsafeBitCast(symbol, to: AddCloseFrom.self)
