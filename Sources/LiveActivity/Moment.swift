@@ -29,6 +29,9 @@ enum Moment {
             return "Cancelled"
         case .gameScheduled, .inningChanged, .outRecorded, .basesChanged, .statusChanged, .gameEnded:
             return nil
+        case .periodStarted, .periodEnded, .clockSet, .clockStarted, .clockStopped, .pointsScored, .shootoutAttempt,
+            .cardShown, .situationChanged, .retracted:
+            return nil
         }
     }
 

@@ -28,10 +28,15 @@ public struct FeedMessage: Sendable, Equatable {
             "type": .string(event.type),
         ]
         switch event {
-        case .gameScheduled(let home, let away, let startsAt):
+        case .gameScheduled(let home, let away, let startsAt, let setup):
             members["home"] = home.jsonValue
             members["away"] = away.jsonValue
             members["startsAt"] = .string(rfc3339(startsAt))
+            if setup.sport != .baseball {
+                members["sport"] = .string(setup.sport.rawValue)
+                members["competition"] = .string(setup.rules.competition)
+                members["rules"] = setup.rules.overridesJSON
+            }
         case .gameStarted:
             break
         case .inningChanged(let inning, let half):
@@ -51,6 +56,8 @@ public struct FeedMessage: Sendable, Equatable {
             members["awayScore"] = .int(awayScore)
         case .statusChanged(let status), .gameEnded(let status):
             members["status"] = .string(status.rawValue)
+        default:
+            writeClockSportFields(to: &members)
         }
         return .object(members)
     }

@@ -119,8 +119,8 @@ public enum FeedParser {
         switch type {
         case "game.scheduled":
             return .gameScheduled(
-                home: try fields.team("home"), away: try fields.team("away"), startsAt: try fields.timestamp("startsAt")
-            )
+                home: try fields.team("home"), away: try fields.team("away"), startsAt: try fields.timestamp("startsAt"),
+                setup: try fields.setup())
         case "game.started":
             return .gameStarted
         case "inning.changed":
@@ -147,7 +147,8 @@ public enum FeedParser {
         case "game.ended":
             return .gameEnded(try fields.choice("status", of: [GameStatus.closed, .cancelled, .postponed]))
         default:
-            throw .unknownType(type)
+            guard let event = try clockSportEvent(type, fields) else { throw .unknownType(type) }
+            return event
         }
     }
 

@@ -2,7 +2,8 @@
 ///
 /// Codes (stable): `game-not-scheduled`, `wrong-game`, `invalid-event`, `game-ended`,
 /// `already-started`, `not-started`, `inning-backwards`, `not-in-progress`, `too-many-outs`,
-/// `score-out-of-range`. `description` is `code: reason`.
+/// `score-out-of-range`, and for the sports (docs/sports.md) `rule-broken`, `unknown-retraction`,
+/// `already-retracted`, `not-retractable`. `description` is `code: reason`.
 public struct FoldError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Stable machine-readable code.
     public var code: String
@@ -93,6 +94,6 @@ extension FoldError {
 extension String.StringInterpolation {
     /// `game "g1" is inprogress, Top 3rd`: the part of a fold error that says where the game is.
     fileprivate mutating func appendInterpolation(where state: ScoreState) {
-        appendLiteral("game \"\(state.gameId)\" is \(state.status.rawValue), \(state.inning)")
+        appendLiteral("game \"\(state.gameId)\" is \(state.status.rawValue), \(state.periodLabel)")
     }
 }

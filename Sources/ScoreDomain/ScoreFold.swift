@@ -2,7 +2,8 @@ import Foundation
 
 /// The pure fold of feed messages into a ``ScoreState``: one message in, the next state out.
 ///
-/// No I/O, no clock; allocation-free when the message is accepted.
+/// No I/O, no clock. Baseball's rules are here; the clock sports' in ``ClockFold``. A baseball
+/// event allocates only for a scoring play (one node of the scoring list).
 public enum ScoreFold {
     /// Applies `message` to `state` (`nil` = the game is unknown) and returns the new state, with
     /// `version` one higher and `updatedAt` set to `message.at`.
@@ -15,17 +16,25 @@ public enum ScoreFold {
     public static func apply(_ message: FeedMessage, to state: ScoreState?) throws(FoldError) -> ScoreState {
         try validate(message.event)
         guard var state else {
-            guard case .gameScheduled(let home, let away, let startsAt) = message.event else {
+            guard case .gameScheduled(let home, let away, let startsAt, let setup) = message.event else {
                 throw .gameNotScheduled(message)
             }
             return ScoreState(
-                gameId: message.gameId, home: home, away: away, startsAt: startsAt, version: 1, updatedAt: message.at)
+                gameId: message.gameId, home: home, away: away, startsAt: startsAt, version: 1, updatedAt: message.at,
+                setup: setup)
         }
         guard message.gameId == state.gameId else { throw .wrongGame(message, state) }
         if state.status.isEnded {
-            guard case .scoreCorrected = message.event else { throw .gameEnded(message.event, state) }
+            switch message.event {
+            case .scoreCorrected, .retracted: break
+            default: throw .gameEnded(message.event, state)
+            }
         }
-        try apply(message.event, to: &state)
+        if state.sport == .baseball {
+            try apply(message.event, id: message.id, to: &state)
+        } else {
+            try ClockFold.apply(message, to: &state)
+        }
         state.version += 1
         state.updatedAt = message.at
         return state
@@ -34,8 +43,15 @@ public enum ScoreFold {
     /// Rejects events whose values the parser would never produce.
     private static func validate(_ event: ScoreEvent) throws(FoldError) {
         switch event {
-        case .gameScheduled, .gameStarted, .basesChanged:
+        case .gameScheduled, .gameStarted, .basesChanged, .clockSet, .clockStarted, .clockStopped, .shootoutAttempt,
+            .cardShown, .situationChanged, .retracted:
             break
+        case .periodStarted(let period, _), .periodEnded(let period):
+            guard (1...99).contains(period) else { throw .invalidEvent(event, "period must be between 1 and 99") }
+        case .pointsScored(let play):
+            guard play.points == play.kind.points, play.kind != .run, play.kind != .correction else {
+                throw .invalidEvent(event, "a \(play.kind.rawValue) is not worth \(play.points)")
+            }
         case .inningChanged(let inning, _):
             guard (1...99).contains(inning) else { throw .invalidEvent(event, "inning must be between 1 and 99") }
         case .runScored(_, let runs):
@@ -56,12 +72,12 @@ public enum ScoreFold {
     }
 
     /// The per-type rules, for a game that exists and has not ended (or a score correction).
-    private static func apply(_ event: ScoreEvent, to state: inout ScoreState) throws(FoldError) {
+    private static func apply(_ event: ScoreEvent, id: String, to state: inout ScoreState) throws(FoldError) {
         let started = state.inningNumber >= 1
         switch event {
-        case .gameScheduled(let home, let away, let startsAt):
+        case .gameScheduled(let home, let away, let startsAt, let setup):
             guard state.status == .scheduled, !started else { throw .alreadyStarted(event, state) }
-            state.reschedule(home: home, away: away, startsAt: startsAt)
+            state.reschedule(home: home, away: away, startsAt: startsAt, setup: setup)
 
         case .gameStarted:
             guard !started, state.status == .scheduled || state.status == .delayed else {
@@ -85,14 +101,13 @@ public enum ScoreFold {
 
         case .runScored(let team, let runs):
             guard started, state.status == .inprogress else { throw .notInProgress(event, state) }
-            switch team {
-            case .home:
-                guard state.homeScore + runs <= 999 else { throw .scoreOutOfRange(team, state.homeScore + runs) }
-                state.homeScore += runs
-            case .away:
-                guard state.awayScore + runs <= 999 else { throw .scoreOutOfRange(team, state.awayScore + runs) }
-                state.awayScore += runs
-            }
+            guard state[score: team] + runs <= 999 else { throw .scoreOutOfRange(team, state[score: team] + runs) }
+            state[score: team] += runs
+            let inPlay = state.inPlayScore
+            state.scoring.append(
+                ScoringPlay(
+                    id: id, period: state.inningNumber, clock: nil, side: team, points: runs, kind: .run, player: nil,
+                    homeScore: inPlay.home, awayScore: inPlay.away))
 
         case .outRecorded(let outs):
             guard started, state.status == .inprogress else { throw .notInProgress(event, state) }
@@ -104,8 +119,14 @@ public enum ScoreFold {
             state.bases = bases
 
         case .scoreCorrected(let homeScore, let awayScore):
-            state.homeScore = homeScore
-            state.awayScore = awayScore
+            SharedFold.correct(home: homeScore, away: awayScore, id: id, in: &state)
+
+        case .retracted(let retracted, _):
+            try SharedFold.retract(retracted, in: &state)
+
+        case .periodStarted, .periodEnded, .clockSet, .clockStarted, .clockStopped, .pointsScored, .shootoutAttempt,
+            .cardShown, .situationChanged:
+            throw .otherSport(event, state)
 
         case .statusChanged(let status):
             if !started && status != .delayed {

@@ -19,18 +19,27 @@ extension ScoreState {
         public let key: String
         /// Part of what a fan sees; `version` and `updatedAt` are bookkeeping.
         public let shown: Bool
-        let read: @Sendable (ScoreState) -> JSONValue
+        /// The field's JSON, or `nil` when the state does not write it (a value that is absent, a
+        /// field of another sport).
+        let read: @Sendable (ScoreState) -> JSONValue?
         let write: @Sendable (inout ScoreState, JSONValue?) throws(StateFieldError) -> Void
         let equal: @Sendable (ScoreState, ScoreState) -> Bool
 
-        /// - Parameter absent: the value of a stored state that predates the field.
+        /// - Parameters:
+        ///   - absent: the value of a stored state that predates the field (or does not write it).
+        ///   - written: whether a state writes the field (by default every state does).
         init<Value: StateFieldValue>(
-            _ key: String, _ path: WritableKeyPath<ScoreState, Value>, shown: Bool = true, absent: Value? = nil
+            _ key: String, _ path: WritableKeyPath<ScoreState, Value>, shown: Bool = true, absent: Value? = nil,
+            written: (@Sendable (ScoreState) -> Bool)? = nil
         ) {
             nonisolated(unsafe) let path = path
             self.key = key
             self.shown = shown
-            read = { $0[keyPath: path].stateJSON }
+            if let written {
+                read = { written($0) ? $0[keyPath: path].stateJSON : nil }
+            } else {
+                read = { $0[keyPath: path].stateJSON }
+            }
             equal = { $0[keyPath: path] == $1[keyPath: path] }
             write = { state, json throws(StateFieldError) in
                 guard let json else {
@@ -45,18 +54,56 @@ extension ScoreState {
                 }
             }
         }
+
+        /// An optional field: written only when it has a value, `nil` when absent.
+        init<Value: StateFieldValue>(_ key: String, _ path: WritableKeyPath<ScoreState, Value?>) {
+            nonisolated(unsafe) let path = path
+            self.key = key
+            self.shown = true
+            read = { $0[keyPath: path]?.stateJSON }
+            equal = { $0[keyPath: path] == $1[keyPath: path] }
+            write = { state, json throws(StateFieldError) in
+                guard let json else {
+                    state[keyPath: path] = nil
+                    return
+                }
+                do throws(StateFieldError) {
+                    state[keyPath: path] = try Value(stateJSON: json)
+                } catch {
+                    throw StateFieldError("\"\(key)\": \(error.description)")
+                }
+            }
+        }
     }
 
     /// Every stored field of a state, once. The canonical JSON and its reader, equality, the
     /// projection's storage and the throttle's storage all go through this table: a new field is
-    /// its declaration, its line here, and the places that genuinely use it.
-    public static let fields: [Field] = [
-        Field("gameId", \.gameId), Field("home", \.home), Field("away", \.away), Field("startsAt", \.startsAt),
-        Field("homeScore", \.homeScore), Field("awayScore", \.awayScore), Field("inningNumber", \.inningNumber),
-        Field("half", \.half), Field("outs", \.outs), Field("bases", \.bases, absent: .empty),
-        Field("status", \.status), Field("version", \.version, shown: false),
-        Field("updatedAt", \.updatedAt, shown: false),
-    ]
+    /// its declaration, its line here, and the places that genuinely use it. Baseball's fields are
+    /// written for baseball only, the clock sports' for them only.
+    public static let fields: [Field] = {
+        let baseball: @Sendable (ScoreState) -> Bool = { $0.sport == .baseball }
+        let clockSport: @Sendable (ScoreState) -> Bool = { $0.sport != .baseball }
+        let nonEmpty: @Sendable (ScoreState) -> Bool = { !$0.retracted.isEmpty }
+        return [
+            Field("gameId", \.gameId), Field("home", \.home), Field("away", \.away), Field("startsAt", \.startsAt),
+            Field("homeScore", \.homeScore), Field("awayScore", \.awayScore),
+            Field("inningNumber", \.inningNumber, absent: 0, written: baseball),
+            Field("half", \.half, absent: .top, written: baseball), Field("outs", \.outs, absent: 0, written: baseball),
+            Field("bases", \.bases, absent: .empty, written: baseball),
+            Field("status", \.status), Field("version", \.version, shown: false),
+            Field("updatedAt", \.updatedAt, shown: false),
+            Field("sport", \.sport, absent: .baseball),
+            Field("rules", \.rules, absent: GameSetup.baseball.rules, written: clockSport),
+            Field("periodNumber", \.periodNumber, absent: 0, written: clockSport),
+            Field("periodEnded", \.periodEnded, absent: false, written: clockSport),
+            Field("clock", \.clock), Field("shootout", \.shootout), Field("situation", \.situation),
+            Field("redCards", \.redCards, absent: SideTally(), written: { $0.sport == .soccer }),
+            Field("scoring", \.scoring, absent: Chain()),
+            Field("cards", \.cards, absent: Chain(), written: { $0.sport == .soccer }),
+            Field("shootoutAttempts", \.shootoutAttempts, absent: Chain(), written: { $0.shootout != nil }),
+            Field("retracted", \.retracted, absent: Chain(), written: nonEmpty),
+        ]
+    }()
 
     /// Reads the JSON of ``jsonValue`` (the display `inning` is derived and ignored).
     ///
@@ -65,7 +112,9 @@ extension ScoreState {
         guard case .object(let members) = json else { throw StateFieldError("a state must be a JSON object") }
         let blank = Team(code: "", name: "", logo: "")
         self.init(gameId: "", home: blank, away: blank, startsAt: .distantPast, updatedAt: .distantPast)
-        for field in Self.fields { try field.write(&self, members[field.key]) }
+        // The sport first: the rules' default depends on it.
+        for field in Self.fields where field.key == "sport" { try field.write(&self, members[field.key]) }
+        for field in Self.fields where field.key != "sport" { try field.write(&self, members[field.key]) }
     }
 
     /// Field-by-field equality of all stored values (`inning` is derived).

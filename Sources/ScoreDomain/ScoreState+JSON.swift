@@ -11,7 +11,7 @@ extension ScoreState: Codable {
         try jsonValue.encode(to: encoder)
     }
 
-    /// Decodes what ``encode(to:)`` wrote; `inning` is ignored (it is derived).
+    /// Decodes what ``encode(to:)`` wrote; `inning`, `period` and `periods` are ignored (derived).
     /// - Throws: `DecodingError` for a missing key, a wrong type or a date that is not RFC 3339.
     public init(from decoder: any Decoder) throws {
         do {
@@ -22,11 +22,16 @@ extension ScoreState: Codable {
         }
     }
 
-    /// The state as a JSON object: every field of ``fields`` plus `inning` (the display string).
+    /// The state as a JSON object: every field of ``fields`` plus the derived `inning` (baseball's
+    /// display string), `period` (the label in every sport) and `periods` (the line score).
     public var jsonValue: JSONValue {
-        var members = [String: JSONValue](minimumCapacity: Self.fields.count + 1)
-        for field in Self.fields { members[field.key] = field.read(self) }
-        members["inning"] = .string(inning)
+        var members = [String: JSONValue](minimumCapacity: Self.fields.count + 3)
+        for field in Self.fields {
+            if let value = field.read(self) { members[field.key] = value }
+        }
+        if sport == .baseball { members["inning"] = .string(inning) }
+        members["period"] = .string(periodLabel)
+        members["periods"] = periodsJSON
         return .object(members)
     }
 

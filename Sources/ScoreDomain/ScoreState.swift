@@ -11,12 +11,14 @@ public struct ScoreState: Sendable, Equatable {
         let home: Team
         let away: Team
         let startsAt: Date
+        let setup: GameSetup
 
-        init(gameId: String, home: Team, away: Team, startsAt: Date) {
+        init(gameId: String, home: Team, away: Team, startsAt: Date, setup: GameSetup) {
             self.gameId = gameId
             self.home = home
             self.away = away
             self.startsAt = startsAt
+            self.setup = setup
         }
     }
 
@@ -24,20 +26,33 @@ public struct ScoreState: Sendable, Equatable {
 
     public var gameId: String {
         get { identity.gameId }
-        set { identity = Identity(gameId: newValue, home: home, away: away, startsAt: startsAt) }
+        set { identity = Identity(gameId: newValue, home: home, away: away, startsAt: startsAt, setup: setup) }
     }
     public var home: Team {
         get { identity.home }
-        set { identity = Identity(gameId: gameId, home: newValue, away: away, startsAt: startsAt) }
+        set { identity = Identity(gameId: gameId, home: newValue, away: away, startsAt: startsAt, setup: setup) }
     }
     public var away: Team {
         get { identity.away }
-        set { identity = Identity(gameId: gameId, home: home, away: newValue, startsAt: startsAt) }
+        set { identity = Identity(gameId: gameId, home: home, away: newValue, startsAt: startsAt, setup: setup) }
     }
     /// Scheduled first pitch.
     public var startsAt: Date {
         get { identity.startsAt }
-        set { identity = Identity(gameId: gameId, home: home, away: away, startsAt: newValue) }
+        set { identity = Identity(gameId: gameId, home: home, away: away, startsAt: newValue, setup: setup) }
+    }
+    /// The sport and the rules the game is played by (baseball by MLB's unless scheduled otherwise).
+    public var setup: GameSetup {
+        get { identity.setup }
+        set { identity = Identity(gameId: gameId, home: home, away: away, startsAt: startsAt, setup: newValue) }
+    }
+    public var sport: Sport {
+        get { setup.sport }
+        set { setup = GameSetup(sport: newValue, rules: GameRules.defaultRules(for: newValue)) }
+    }
+    public var rules: GameRules {
+        get { setup.rules }
+        set { setup = GameSetup(sport: sport, rules: newValue) }
     }
     public var homeScore: Int
     public var awayScore: Int
@@ -54,14 +69,38 @@ public struct ScoreState: Sendable, Equatable {
     /// The `at` of the last folded event.
     public var updatedAt: Date
 
+    // Clock sports (docs/sports.md).
+    /// 0 before the start, then the current period, numbered through the game.
+    public var periodNumber = 0
+    /// Whether the current period has ended (an intermission, or the end).
+    public var periodEnded = false
+    /// The game clock's anchor, once a timed period began.
+    public var clock: GameClock?
+    /// The shoot-out tally, once a shoot-out began.
+    public var shootout: SideTally?
+    /// Soccer: players sent off per side.
+    public var redCards = SideTally()
+    /// Football: possession, down and distance, once known.
+    public var situation: Situation?
+
+    // Every sport: what happened, for the scoring list, the line score and retractions.
+    /// Scoring plays and corrections in game order (retracted plays removed).
+    public var scoring = Chain<ScoringPlay>()
+    /// Soccer cards in game order (retracted ones removed).
+    public var cards = Chain<CardShown>()
+    /// Shoot-out attempts in order (retracted ones removed).
+    public var shootoutAttempts = Chain<ShootoutAttempt>()
+    /// Message ids taken back by `event.retracted`.
+    public var retracted = Chain<String>()
+
     /// Creates a state. Normally states come from ``ScoreFold``; this is for tests and snapshots.
     public init(
         gameId: String, home: Team, away: Team, startsAt: Date, homeScore: Int = 0, awayScore: Int = 0,
         inningNumber: Int = 0, half: Half = .top, outs: Int = 0, bases: Bases = .empty,
         status: GameStatus = .scheduled,
-        version: Int = 1, updatedAt: Date
+        version: Int = 1, updatedAt: Date, setup: GameSetup = .baseball
     ) {
-        self.identity = Identity(gameId: gameId, home: home, away: away, startsAt: startsAt)
+        self.identity = Identity(gameId: gameId, home: home, away: away, startsAt: startsAt, setup: setup)
         self.homeScore = homeScore
         self.awayScore = awayScore
         self.inningNumber = inningNumber
@@ -73,9 +112,9 @@ public struct ScoreState: Sendable, Equatable {
         self.updatedAt = updatedAt
     }
 
-    /// Replaces teams and start time at once (one allocation), keeping the game id.
-    mutating func reschedule(home: Team, away: Team, startsAt: Date) {
-        identity = Identity(gameId: gameId, home: home, away: away, startsAt: startsAt)
+    /// Replaces teams, start time and setup at once (one allocation), keeping the game id.
+    mutating func reschedule(home: Team, away: Team, startsAt: Date, setup: GameSetup) {
+        identity = Identity(gameId: gameId, home: home, away: away, startsAt: startsAt, setup: setup)
     }
 
     /// Display inning: `"Pre-game"` before the start, else e.g. `"Top 4th"`, `"Bottom 11th"`, `"Top 21st"`.

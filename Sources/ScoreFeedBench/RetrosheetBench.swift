@@ -66,7 +66,7 @@ struct RetrosheetBench: AsyncParsableCommand {
         if activities {
             try await connection.transaction { tx in
                 for (index, game) in games.enumerated() {
-                    guard let first = game.first?.message, case .gameScheduled(_, _, let startsAt) = first.event
+                    guard let first = game.first?.message, case .gameScheduled(_, _, let startsAt, _) = first.event
                     else { continue }
                     _ = try Activities.register(
                         gameId: first.gameId, token: String(format: "%064x", index + 1), environment: .production,

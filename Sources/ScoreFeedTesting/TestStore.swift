@@ -67,7 +67,7 @@ public let activityTokens = [
 /// Registers ``activityTokens`` for the game of a fixture file.
 public func registerActivities(for file: String, _ connection: PostgresConnection) async throws {
     let first = try FeedFile.read(file)[0].message
-    guard case .gameScheduled(_, _, let startsAt) = first.event else { throw TestDatabaseError("no game.scheduled") }
+    guard case .gameScheduled(_, _, let startsAt, _) = first.event else { throw TestDatabaseError("no game.scheduled") }
     let registeredAt = startsAt.addingTimeInterval(-15 * 60)
     for (index, token) in activityTokens.enumerated() {
         _ = try await connection.withSession { session in
@@ -103,7 +103,7 @@ public let androidRegistration = "fcm-android-device-0001:APA91bHsandboxAndroidR
 /// the scheduled first pitch (the game's own clock), as ``registerActivities(for:_:)`` does.
 public func registerFCMTargets(for file: String, _ connection: PostgresConnection) async throws {
     let first = try FeedFile.read(file)[0].message
-    guard case .gameScheduled(_, _, let startsAt) = first.event else { throw TestDatabaseError("no game.scheduled") }
+    guard case .gameScheduled(_, _, let startsAt, _) = first.event else { throw TestDatabaseError("no game.scheduled") }
     let registeredAt = startsAt.addingTimeInterval(-15 * 60)
     try await connection.withSession { session in
         _ = try Activities.register(

@@ -15,7 +15,7 @@ struct BroadcastDeliveryTests {
     func replayWithChannel(_ h: Harness, _ name: String) async throws -> ([BroadcastPush], String) {
         let file = fixture("\(name).jsonl")
         let first = try FeedFile.read(file)[0].message
-        guard case .gameScheduled(_, _, let startsAt) = first.event else { throw TestDatabaseError("no schedule") }
+        guard case .gameScheduled(_, _, let startsAt, _) = first.event else { throw TestDatabaseError("no schedule") }
         let channels = try h.channels()
         let created = await channels.create()
         await channels.shutdown()

@@ -234,7 +234,7 @@ extension FCMDeliveryTests {
         try await FCMHarness.with { h in
             let file = fixture("plain-nine.jsonl")
             let first = try FeedFile.read(file)[0].message
-            guard case .gameScheduled(let home, _, let startsAt) = first.event else { return }
+            guard case .gameScheduled(let home, _, let startsAt, _) = first.event else { return }
             let tokens = [String(repeating: "e5", count: 32), String(repeating: "e6", count: 32)]
             let registrations = ["fcm-start-device-0001:APA91bStart1", "fcm-start-device-0002:APA91bStart2"]
             try await h.connection.withSession { session in

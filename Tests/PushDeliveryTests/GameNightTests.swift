@@ -21,7 +21,7 @@ struct GameNightTests {
     ) async throws -> (gameId: String, channelId: String) {
         let file = fixture("\(name).jsonl")
         let first = try FeedFile.read(file)[0].message
-        guard case .gameScheduled(let home, _, let startsAt) = first.event else {
+        guard case .gameScheduled(let home, _, let startsAt, _) = first.event else {
             throw TestDatabaseError("no schedule")
         }
         try await registerActivities(for: file, h.connection)

@@ -16,7 +16,7 @@ struct StartDeliveryTests {
     func replayWithDevice(_ h: Harness, holdingTheEnd: Bool = false) async throws -> String {
         let file = fixture("plain-nine.jsonl")
         let first = try FeedFile.read(file)[0].message
-        guard case .gameScheduled(let home, _, let startsAt) = first.event else {
+        guard case .gameScheduled(let home, _, let startsAt, _) = first.event else {
             throw TestDatabaseError("no schedule")
         }
         let token = starter

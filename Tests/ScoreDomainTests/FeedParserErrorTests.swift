@@ -103,7 +103,7 @@ struct FeedParserErrorTests {
             Case(
                 json: m(#""type":"run.scord","team":"home""#),
                 description:
-                    #"line 12: field "type": unknown message type "run.scord" (known: game.scheduled, game.started, inning.changed, run.scored, out.recorded, bases.changed, score.corrected, status.changed, game.ended) (message "m1")"#,
+                    #"line 12: field "type": unknown message type "run.scord" (known: game.scheduled, game.started, inning.changed, run.scored, out.recorded, bases.changed, score.corrected, status.changed, game.ended, period.started, period.ended, clock.set, clock.started, clock.stopped, points.scored, shootout.attempt, card.shown, situation.changed, event.retracted) (message "m1")"#,
                 code: "unknown-type"),
             Case(
                 json: #"{"id":"","gameId":"g 1","at":"x","type":"run.scored","runs":true}"#,
@@ -456,7 +456,7 @@ struct FeedParserErrorTests {
         let stored = Self.scheduled(startsAt: #""0001-01-01T00:00:00Z""#)
         let message = try FeedParser.parse(stored: stored)
         #expect(rfc3339(message.at) == "2019-04-01T20:00:00Z")
-        guard case .gameScheduled(_, _, let startsAt) = message.event else {
+        guard case .gameScheduled(_, _, let startsAt, _) = message.event else {
             Issue.record("not a game.scheduled: \(message.event)")
             return
         }

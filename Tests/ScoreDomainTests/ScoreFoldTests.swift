@@ -36,11 +36,23 @@ struct FoldCase: Sendable, CustomTestStringConvertible {
 /// A state after an accepted fold: version 5 + 1, updatedAt = the message's `at`.
 private func after(
     _ status: GameStatus, _ inning: Int = 0, _ half: Half = .top, outs: Int = 0, home: Int = 0, away: Int = 0,
-    homeTeam: Team = T.bos, awayTeam: Team = T.nyy, startsAt: String = "2019-04-01T19:05:00Z"
+    homeTeam: Team = T.bos, awayTeam: Team = T.nyy, startsAt: String = "2019-04-01T19:05:00Z",
+    scoring: ScoringPlay? = nil
 ) -> ScoreState {
-    T.state(
+    var state = T.state(
         status, inning, half, outs: outs, home: home, away: away, version: 6, updatedAt: "2019-04-01T20:00:00Z",
         homeTeam: homeTeam, awayTeam: awayTeam, startsAt: startsAt)
+    if let scoring { state.scoring.append(scoring) }
+    return state
+}
+
+/// The scoring-list entry of message "m1" (T.message's id): a run, or a correction's change.
+private func entry(_ inning: Int, _ side: Side?, _ points: Int = 0, change: (Int, Int) = (0, 0), home: Int, away: Int)
+    -> ScoringPlay
+{
+    ScoringPlay(
+        id: "m1", period: inning, clock: nil, side: side, points: points, kind: side == nil ? .correction : .run,
+        player: nil, homeChange: change.0, awayChange: change.1, homeScore: home, awayScore: away)
 }
 
 /// A state before the message: version 5, updated at 19:30:00Z.
@@ -174,13 +186,14 @@ struct ScoreFoldTests {
         arguments: [
             FoldCase(
                 name: "home run for home", before: playing, event: .runScored(team: .home, runs: 1),
-                outcome: .state(after(.inprogress, 4, .top, outs: 1, home: 4, away: 2))),
+                outcome: .state(after(.inprogress, 4, .top, outs: 1, home: 4, away: 2, scoring: entry(4, .home, 1, home: 4, away: 2)))),
             FoldCase(
                 name: "grand slam for away", before: playing, event: .runScored(team: .away, runs: 4),
-                outcome: .state(after(.inprogress, 4, .top, outs: 1, home: 3, away: 6))),
+                outcome: .state(after(.inprogress, 4, .top, outs: 1, home: 3, away: 6, scoring: entry(4, .away, 4, home: 3, away: 6)))),
             FoldCase(
                 name: "home reaches exactly 999", before: S(.inprogress, 9, .bottom, home: 998),
-                event: .runScored(team: .home, runs: 1), outcome: .state(after(.inprogress, 9, .bottom, home: 999))),
+                event: .runScored(team: .home, runs: 1),
+                outcome: .state(after(.inprogress, 9, .bottom, home: 999, scoring: entry(9, .home, 1, home: 999, away: 0)))),
             FoldCase(
                 name: "home past 999", before: S(.inprogress, 9, .bottom, home: 998),
                 event: .runScored(team: .home, runs: 2), outcome: .error("score-out-of-range")),
@@ -246,22 +259,22 @@ struct ScoreFoldTests {
         arguments: [
             FoldCase(
                 name: "in progress", before: playing, event: .scoreCorrected(homeScore: 2, awayScore: 2),
-                outcome: .state(after(.inprogress, 4, .top, outs: 1, home: 2, away: 2))),
+                outcome: .state(after(.inprogress, 4, .top, outs: 1, home: 2, away: 2, scoring: entry(4, nil, change: (-1, 0), home: 2, away: 2)))),
             FoldCase(
                 name: "scheduled", before: pregame, event: .scoreCorrected(homeScore: 0, awayScore: 1),
-                outcome: .state(after(.scheduled, away: 1))),
+                outcome: .state(after(.scheduled, away: 1, scoring: entry(0, nil, change: (0, 1), home: 0, away: 1)))),
             FoldCase(
                 name: "delayed", before: S(.delayed, 6, .bottom, home: 1),
                 event: .scoreCorrected(homeScore: 0, awayScore: 0),
-                outcome: .state(after(.delayed, 6, .bottom))),
+                outcome: .state(after(.delayed, 6, .bottom, scoring: entry(6, nil, change: (-1, 0), home: 0, away: 0)))),
             FoldCase(
                 name: "closed", before: S(.closed, 9, .top, outs: 3, home: 7, away: 3),
                 event: .scoreCorrected(homeScore: 6, awayScore: 3),
-                outcome: .state(after(.closed, 9, .top, outs: 3, home: 6, away: 3))),
+                outcome: .state(after(.closed, 9, .top, outs: 3, home: 6, away: 3, scoring: entry(9, nil, change: (-1, 0), home: 6, away: 3)))),
             FoldCase(
                 name: "postponed", before: S(.postponed, 4, .top, home: 1, away: 3),
                 event: .scoreCorrected(homeScore: 1, awayScore: 2),
-                outcome: .state(after(.postponed, 4, .top, home: 1, away: 2))),
+                outcome: .state(after(.postponed, 4, .top, home: 1, away: 2, scoring: entry(4, nil, change: (0, -1), home: 1, away: 2)))),
             FoldCase(
                 name: "same scores still counts as an event", before: playing,
                 event: .scoreCorrected(homeScore: 3, awayScore: 2),

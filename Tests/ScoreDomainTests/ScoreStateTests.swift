@@ -42,6 +42,8 @@ struct ScoreStateTests {
         #"{"away":{"code":"NYY","logo":"https://example.com/logos/nyy.png","name":"New York Yankees"},"awayScore":2,"#
         + #""bases":{"first":false,"second":false,"third":false},"gameId":"g1","half":"bottom","home":{"code":"BOS","logo":"https://example.com/logos/bos.png","#
         + #""name":"Boston Red Sox"},"homeScore":3,"inning":"Bottom 4th","inningNumber":4,"outs":1,"#
+        + #""period":"Bottom 4th","periods":[{"away":0,"home":0,"label":"1st"},{"away":0,"home":0,"label":"2nd"},"#
+        + #"{"away":0,"home":0,"label":"3rd"},{"away":0,"home":0,"label":"4th"}],"scoring":[],"sport":"baseball","#
         + #""startsAt":"2019-04-01T19:05:00Z","status":"inprogress","updatedAt":"2019-04-01T19:30:00.250Z","version":17}"#
 
     static let sample = T.state(
@@ -119,7 +121,10 @@ struct ScoreStateTests {
         for child in Mirror(reflecting: state).children {
             guard let label = child.label else { continue }
             if label == "identity" {
-                stored += Mirror(reflecting: child.value).children.compactMap(\.label)
+                // The setup is stored as two fields: the sport and its rules.
+                stored += Mirror(reflecting: child.value).children.compactMap(\.label).flatMap {
+                    $0 == "setup" ? ["sport", "rules"] : [$0]
+                }
             } else {
                 stored.append(label)
             }

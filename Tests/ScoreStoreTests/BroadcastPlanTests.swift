@@ -18,7 +18,7 @@ func broadcastLines(_ gameId: String, _ connection: PostgresConnection) async th
 /// Registers a channel for the fixture's game, 15 minutes before the first pitch (the game's clock).
 func registerChannel(for file: String, _ connection: PostgresConnection) async throws {
     let first = try FeedFile.read(file)[0].message
-    guard case .gameScheduled(_, _, let startsAt) = first.event else { throw TestDatabaseError("no game.scheduled") }
+    guard case .gameScheduled(_, _, let startsAt, _) = first.event else { throw TestDatabaseError("no game.scheduled") }
     _ = try await connection.withSession { session in
         try Channels.insert(
             gameId: first.gameId, environment: .production, channelId: "Y2hhbm5lbC1mb3ItdGVzdHM=", storagePolicy: 0,

@@ -14,7 +14,7 @@ struct StartPlanTests {
     /// Two devices following the home team (the second with channels), one following another team.
     func registerDevices(for file: String, _ connection: PostgresConnection) async throws -> ScoreState? {
         let first = try FeedFile.read(file)[0].message
-        guard case .gameScheduled(let home, _, let startsAt) = first.event else { return nil }
+        guard case .gameScheduled(let home, _, let startsAt, _) = first.event else { return nil }
         let at = startsAt.addingTimeInterval(-3600)
         _ = try await connection.withSession { session in
             _ = try Devices.register(

@@ -1,0 +1,78 @@
+import Foundation
+
+/// A game clock as an anchor: its value at an instant, whether it runs and which way it counts.
+/// The value at any later instant follows from it, so a phone or a browser runs the clock itself and
+/// the server pushes only when the clock starts, stops or jumps.
+public struct GameClock: Sendable, Equatable {
+    /// When the clock showed ``ms``.
+    public var at: Date
+    /// The clock's value at ``at`` in milliseconds: the time left in the period when it counts down,
+    /// the match time when it counts up.
+    public var ms: Int
+    public var running: Bool
+    public var countsDown: Bool
+
+    public init(at: Date, ms: Int, running: Bool, countsDown: Bool) {
+        self.at = at
+        self.ms = ms
+        self.running = running
+        self.countsDown = countsDown
+    }
+
+    /// The clock's value at `instant` (never below 0 counting down; a stopped clock keeps its value).
+    public func value(at instant: Date) -> Int {
+        guard running else { return ms }
+        let passed = Int((instant.timeIntervalSince(at) * 1000).rounded())
+        return countsDown ? max(0, ms - max(0, passed)) : ms + max(0, passed)
+    }
+
+    /// `"M:SS"` of `ms`; counting down, seconds are rounded up (4:32.4 left shows `4:33`… as a game
+    /// clock does) and under a minute tenths are shown (`0:04.3`).
+    public static func display(_ ms: Int, countsDown: Bool) -> String {
+        if countsDown && ms < 60_000 {
+            let tenths = (ms + 99) / 100
+            return "0:" + twoDigits(tenths / 10) + "." + String(tenths % 10)
+        }
+        let seconds = countsDown ? (ms + 999) / 1000 : ms / 1000
+        return String(seconds / 60) + ":" + twoDigits(seconds % 60)
+    }
+
+    /// Soccer's match minute of match time `ms` in a period that ends at `endMinute`: `"53'"`, or in
+    /// stoppage time `"45+2'"`.
+    public static func matchMinute(_ ms: Int, periodEndMinute: Int) -> String {
+        let minute = ms / 60_000 + 1
+        if minute > periodEndMinute { return "\(periodEndMinute)+\(minute - periodEndMinute)'" }
+        return "\(minute)'"
+    }
+
+    /// The feed's text of a clock value, exact: `"12:00"`, `"0:04.3"` (what ``parse(_:)`` reads back).
+    public static func feedText(_ ms: Int) -> String {
+        let tenths = ms / 100
+        let seconds = tenths / 10
+        let text = String(seconds / 60) + ":" + twoDigits(seconds % 60)
+        return tenths % 10 == 0 ? text : text + "." + String(tenths % 10)
+    }
+
+    /// Parses a feed clock value, `"M:SS"` or `"M:SS.t"` (minutes 0–999), into milliseconds.
+    public static func parse(_ text: String) -> Int? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let minutes = digits(parts[0], 1...3), minutes <= 999 else { return nil }
+        let secondParts = parts[1].split(separator: ".", omittingEmptySubsequences: false)
+        guard secondParts.count <= 2, secondParts[0].count == 2, let seconds = digits(secondParts[0], 2...2),
+            seconds < 60
+        else { return nil }
+        var tenths = 0
+        if secondParts.count == 2 {
+            guard let value = digits(secondParts[1], 1...1) else { return nil }
+            tenths = value
+        }
+        return (minutes * 60 + seconds) * 1000 + tenths * 100
+    }
+
+    private static func digits(_ text: Substring, _ length: ClosedRange<Int>) -> Int? {
+        guard length.contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(text)
+    }
+
+    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+}
