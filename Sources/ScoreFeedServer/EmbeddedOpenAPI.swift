@@ -96,6 +96,95 @@ enum EmbeddedOpenAPI {
                 status: {type: string, enum: [scheduled, inprogress, delayed, suspended, closed, cancelled, postponed]}
                 version: {type: integer}
                 updatedAt: {type: string, format: date-time}
+                sport: {type: string, enum: [baseball, soccer, basketball, hockey, football], description: "Baseball's fields (inning, inningNumber, half, outs, bases) are written for baseball only."}
+                rules: {$ref: "#/components/schemas/Rules"}
+                period: {type: string, example: 2nd Half, description: "The period label: baseball's inning; Q4, OT, 2OT, 3rd, SO, Half-time, End of Q1, Final/OT (docs/sports.md)."}
+                periodNumber: {type: integer, description: Clock sports; 0 before the start.}
+                periodEnded: {type: boolean, description: Clock sports; the current period has ended.}
+                clock:
+                  type: object
+                  description: "Clock sports: the clock's anchor, its value `ms` at instant `at` (`value` is its display)."
+                  properties:
+                    at: {type: string, format: date-time}
+                    ms: {type: integer}
+                    value: {type: string, example: "4:32"}
+                    running: {type: boolean}
+                    countsDown: {type: boolean}
+                periods:
+                  type: array
+                  description: The line score, regulation then overtime (baseball by inning), the shoot-out apart.
+                  items:
+                    type: object
+                    properties:
+                      label: {type: string}
+                      home: {type: integer}
+                      away: {type: integer}
+                shootout: {$ref: "#/components/schemas/Tally"}
+                redCards: {$ref: "#/components/schemas/Tally"}
+                situation:
+                  type: object
+                  description: "Football: possession, and down, distance and yardLine (yards from the possessing team's goal line) when known."
+                  properties:
+                    possession: {type: string, enum: [home, away]}
+                    down: {type: integer}
+                    distance: {type: integer}
+                    yardLine: {type: integer}
+                scoring:
+                  type: array
+                  description: Every scoring play in game order (retracted ones gone) with the in-play score after it; a score.corrected is a `correction` entry with its change.
+                  items:
+                    type: object
+                    properties:
+                      id: {type: string, description: The message id.}
+                      period: {type: integer}
+                      clock: {type: string, example: "45+2'"}
+                      side: {type: string, enum: [home, away]}
+                      points: {type: integer}
+                      kind: {type: string, example: ownGoal}
+                      player: {type: string}
+                      homeChange: {type: integer}
+                      awayChange: {type: integer}
+                      homeScore: {type: integer}
+                      awayScore: {type: integer}
+                cards:
+                  type: array
+                  description: Soccer cards in game order.
+                  items:
+                    type: object
+                    properties:
+                      id: {type: string}
+                      side: {type: string, enum: [home, away]}
+                      card: {type: string, enum: [yellow, secondYellow, red]}
+                      player: {type: string}
+                      period: {type: integer}
+                      clock: {type: string}
+                shootoutAttempts:
+                  type: array
+                  items:
+                    type: object
+                    properties:
+                      id: {type: string}
+                      side: {type: string, enum: [home, away]}
+                      scored: {type: boolean}
+                      player: {type: string}
+                retracted: {type: array, items: {type: string}, description: Message ids taken back by event.retracted.}
+            Tally:
+              type: object
+              properties:
+                home: {type: integer}
+                away: {type: integer}
+            Rules:
+              type: object
+              description: The rules a clock-sport game is played by (docs/sports.md).
+              properties:
+                competition: {type: string, example: nba}
+                periods: {type: integer}
+                periodMinutes: {type: integer}
+                overtimes: {oneOf: [{type: integer}, {type: string, enum: [unlimited]}]}
+                overtimeMinutes: {type: integer}
+                shootout: {type: boolean}
+                tieStands: {type: boolean}
+                clockToleranceSeconds: {type: integer}
             Message:
               type: object
               description: A canonical feed message (docs/feed-format.md).
