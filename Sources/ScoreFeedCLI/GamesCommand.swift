@@ -33,7 +33,8 @@ struct GamesCommand: AsyncParsableCommand {
         }
         let rows = states.map { s in
             [
-                s.gameId, "\(s.away.code) \(s.awayScore) – \(s.homeScore) \(s.home.code)", s.inning, "\(s.outs)",
+                s.gameId, "\(s.away.code) \(s.awayScore) – \(s.homeScore) \(s.home.code)", s.periodLabel,
+                s.sport == .baseball ? "\(s.outs)" : "–",
                 s.status.rawValue, rfc3339(s.updatedAt),
             ]
         }
@@ -66,12 +67,41 @@ struct GameCommand: AsyncParsableCommand {
             """
             \(state.gameId): \(state.away.name) (\(state.away.code)) at \(state.home.name) (\(state.home.code))
               score    \(state.away.code) \(state.awayScore) – \(state.homeScore) \(state.home.code)
-              inning   \(state.inning), \(state.outs) out\(state.outs == 1 ? "" : "s")
+            \(Self.where(state))
               status   \(state.status.rawValue)
               starts   \(rfc3339(state.startsAt))
               version  \(state.version), updated \(rfc3339(state.updatedAt))
 
             """)
+    }
+}
+
+extension GameCommand {
+    /// Baseball: the inning and outs; the clock sports: the period and clock, the line score, the
+    /// shoot-out, red cards and football's down; every sport: the number of scoring plays.
+    static func `where`(_ state: ScoreState) -> String {
+        guard state.sport != .baseball else {
+            return "  inning   \(state.inning), \(state.outs) out\(state.outs == 1 ? "" : "s")"
+        }
+        var lines = ["  sport    \(state.sport.rawValue) (\(state.rules.competition))"]
+        var period = "  period   \(state.periodLabel)"
+        if let clock = state.clock {
+            period += ", clock \(GameClock.display(clock.ms, countsDown: clock.countsDown))"
+            period += clock.running ? " running at \(rfc3339(clock.at))" : " stopped"
+        }
+        lines.append(period)
+        let periods = state.periods
+        if !periods.isEmpty {
+            lines.append("  line     " + periods.map { "\($0.label) \($0.away)–\($0.home)" }.joined(separator: ", "))
+        }
+        if let shootout = state.shootout { lines.append("  shootout \(shootout.away)–\(shootout.home)") }
+        if state.sport == .soccer { lines.append("  red      \(state.redCards.away)–\(state.redCards.home)") }
+        if let situation = state.situation, let down = situation.down, let distance = situation.distance {
+            let team = situation.possession == .home ? state.home.code : state.away.code
+            lines.append("  down     \(team) ball, \(ScoreState.ordinal(down)) & \(distance)")
+        }
+        lines.append("  scoring  \(state.scoring.count) entries")
+        return lines.joined(separator: "\n")
     }
 }
 
