@@ -2,9 +2,9 @@ import ScoreDomain
 
 /// Builds the APNs request body `{"aps":{…}}` of one Live Activity push.
 ///
-/// Keys of `aps`: `timestamp`, `event`, `content-state` = `{"status":{"awayScore","homeScore",
-/// "inning","status","outs","bases"}}` (the reference app's `ContentState` decodes the first four
-/// and ignores the others), `stale-date` (updates only),
+/// Keys of `aps`: `timestamp`, `event`, `content-state` = `{"status":{"awayScore","bases","homeScore",
+/// "inning","outs","status"}}` (a clock sport adds optional keys: ``writeSportContentState(_:to:)``),
+/// `stale-date` (updates only; later while a clock runs: ``staleDate(_:timestamp:staleAfter:)``),
 /// `dismissal-date` (end only) and, for priority-10 moments, `alert` = `{title, body, sound}`.
 /// Never contains `null`.
 struct APSPayload {
@@ -20,14 +20,20 @@ struct APSPayload {
     /// `relevance-score`, when the push carries one.
     var relevanceScore: Int? = nil
 
-    /// Alert body: away code, away score, en dash, home score, home code, display inning:
-    /// `TEX 3 – 2 ANA, Top 4th`.
+    /// Alert body: away code, away score, en dash, home score, home code, the period label (baseball's
+    /// display inning): `TEX 3 – 2 ANA, Top 4th`, `FRA 2 – 2 ARG, ET2`; a shoot-out's tally after it,
+    /// away first: `FRA 2 – 2 ARG, Final/Pens (2–4)`.
     static func alertBody(_ state: ScoreState) -> String {
-        "\(state.away.code) \(state.awayScore) \u{2013} \(state.homeScore) \(state.home.code), \(state.inning)"
+        let line = "\(state.away.code) \(state.awayScore) \u{2013} \(state.homeScore) \(state.home.code), "
+        guard state.sport != .baseball else { return line + state.inning }
+        guard let shootout = state.shootout else { return line + state.periodLabel }
+        return line + state.periodLabel + " (\(shootout.away)\u{2013}\(shootout.home))"
     }
 
-    /// `aps.content-state`: what the phone shows, `{"status":{"awayScore","bases","homeScore","inning","outs","status"}}`.
+    /// `aps.content-state`: what the phone shows, `{"status":{"awayScore","bases","homeScore","inning","outs","status"}}`
+    /// for baseball; a clock sport's adds its keys (``writeSportContentState(_:to:)``).
     static func writeContentState(_ state: ScoreState, to out: inout String) {
+        guard state.sport == .baseball else { return writeSportContentState(state, to: &out) }
         out += #"{"status":{"awayScore":\#(state.awayScore),"bases":"#
         state.bases.jsonValue.write(to: &out)
         out += #","homeScore":\#(state.homeScore),"inning":"#
@@ -67,10 +73,13 @@ struct APSPayload {
         out += #""event":"#
         JSONValue.writeString(event.rawValue, to: &out)
         if let relevanceScore { out += #","relevance-score":\#(relevanceScore)"# }
-        if event == .update { out += #","stale-date":\#(timestamp + staleAfter)"# }
+        if event == .update {
+            out += #","stale-date":\#(APSPayload.staleDate(state, timestamp: timestamp, staleAfter: staleAfter))"#
+        }
         out += #","timestamp":\#(timestamp)}}"#
         // With the feed's field limits (8-character codes, scores ≤ 999, inning ≤ 99) the payload
-        // stays under 400 bytes; a larger one means a state that bypassed validation.
+        // stays under 400 bytes (a clock sport's under 600); a larger one means a state that bypassed
+        // validation.
         precondition(out.utf8.count <= APSPayload.maxBytes, "APNs payload of \(out.utf8.count) bytes exceeds 4096")
         return out
     }
@@ -108,7 +117,8 @@ public enum StartPayload {
         } else {
             out += #""input-push-token":1"#
         }
-        out += #","stale-date":\#(timestamp + staleAfter),"timestamp":\#(timestamp)}}"#
+        out += #","stale-date":\#(APSPayload.staleDate(state, timestamp: timestamp, staleAfter: staleAfter))"#
+        out += #","timestamp":\#(timestamp)}}"#
         return out
     }
 }

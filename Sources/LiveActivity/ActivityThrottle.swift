@@ -8,10 +8,13 @@ import ScoreDomain
 ///   phone shows would not change.
 /// - Priority 10 with an alert only for moments a fan wants to feel (``Moment``), within an hourly
 ///   budget; when it is spent those moments go out at priority 5 without an alert, never dropped.
+///   In a clock sport the budget's last push of the hour is kept for the end.
 /// - The end goes out at once with `dismissal-date`, whatever the interval; nothing after it.
 /// - Near Apple's 8-hour limit the activity is ended deliberately with the current state.
 /// - Changes from before the registration (on the caller's clock) push nothing.
 /// - `timestamp` strictly increases, even for two pushes in the same second.
+/// - States are kept without their history lists (``ScoreDomain/ScoreState/withoutHistory``): a push
+///   shows none of them, and they would make the stored form of a long game ~25 KB per activity.
 public struct ActivityThrottle: Sendable, Equatable, Codable {
     /// An update waiting for the interval to close.
     struct Pending: Sendable, Equatable, Codable {
@@ -69,7 +72,9 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
         let nextContent = nextContent ?? APSPayload.contentDigest(next)
         var pushes = tick(at: now, policy: policy)
         guard !ended else { return pushes }
-        latest = next
+        // What a push shows needs none of the history lists (a long game's make a state ~25 KB).
+        let kept = next.withoutHistory
+        latest = kept
         // The activity did not exist yet (on the clock the caller runs on): remember, send nothing.
         guard now >= registeredAt else { return pushes }
         let title = Moment.alertTitle(previous: previous, next: next, event: event)
@@ -77,23 +82,23 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
             pending = nil
             pushes.append(
                 send(
-                    next, event: .end, alertTitle: title, at: now, reason: .final, policy: policy, content: nextContent)
-            )
+                    kept, event: .end, alertTitle: title, at: now, reason: .final, policy: policy,
+                    content: nextContent))
             return pushes
         }
         if let waiting = pending {
-            pending = Pending(state: next, alertTitle: title ?? waiting.alertTitle, due: waiting.due)
+            pending = Pending(state: kept, alertTitle: title ?? waiting.alertTitle, due: waiting.due)
             return pushes
         }
         guard shown != nextContent else { return pushes }
         if let lastSentAt, now < lastSentAt.addingTimeInterval(Double(policy.minInterval)) {
             pending = Pending(
-                state: next, alertTitle: title, due: lastSentAt.addingTimeInterval(Double(policy.minInterval)))
+                state: kept, alertTitle: title, due: lastSentAt.addingTimeInterval(Double(policy.minInterval)))
             return pushes
         }
         pushes.append(
             send(
-                next, event: .update, alertTitle: title, at: now, reason: .immediate, policy: policy,
+                kept, event: .update, alertTitle: title, at: now, reason: .immediate, policy: policy,
                 content: nextContent))
         return pushes
     }
@@ -147,7 +152,10 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
     ) -> ActivityPush {
         highPriority.removeAll { $0 <= time.addingTimeInterval(-3600) }
         let budget = frequentUpdates ? policy.frequentHourlyBudget : policy.hourlyBudget
-        let urgent = (alertTitle != nil || event == .end) && highPriority.count < budget
+        // A clock sport keeps the hour's last one for the final: a close basketball game's last
+        // minutes (lead changes, ties, overtime) could spend them all. Baseball's rule is unchanged.
+        let reserve = event == .end || state.sport == .baseball ? 0 : 1
+        let urgent = (alertTitle != nil || event == .end) && highPriority.count < budget - reserve
         if urgent { highPriority.append(time) }
         let second = Int(time.timeIntervalSince1970.rounded(.down))
         let timestamp = lastTimestamp.map { max(second, $0 + 1) } ?? second
@@ -160,7 +168,9 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
         if event == .end { ended = true }
         return ActivityPush(
             event: event, priority: urgent ? 10 : 5, timestamp: timestamp, sendAt: time,
-            expiration: timestamp + (event == .end ? policy.dismissAfter : policy.staleAfter), reason: reason,
+            expiration: event == .end
+                ? timestamp + policy.dismissAfter
+                : APSPayload.staleDate(state, timestamp: timestamp, staleAfter: policy.staleAfter), reason: reason,
             version: state.version, payload: payload.json())
     }
 }

@@ -11,34 +11,32 @@ public enum LiveUpdate {
     /// `type`: `update` while the game goes on, `end` once (the app then shows the final and stops).
     public static func type(_ event: LiveActivityEvent) -> String { event == .end ? "end" : "update" }
 
-    /// The data map's JSON object text.
+    /// The data map's JSON object text. A clock sport's carries baseball's keys (`inning` the period
+    /// number, `half` `top`, `outs` 0, `bases` empty) and its own (``sportMembers(_:)``).
     public static func json(_ state: ScoreState, seq: Int, event: LiveActivityEvent) -> String {
+        let (progress, progressMax) = Self.progress(state)
+        let baseball = state.sport == .baseball
+        var members: [(String, String)] = [
+            ("away", state.away.code), ("awayScore", String(state.awayScore)),
+            ("bases", baseball ? bases(state.bases) : ""), ("chip", chip(state)), ("gameId", state.gameId),
+            ("half", baseball ? state.half.rawValue : Half.top.rawValue), ("home", state.home.code),
+            ("homeScore", String(state.homeScore)), ("inning", String(baseball ? state.inningNumber : state.periodNumber)),
+            ("outs", String(baseball ? state.outs : 0)), ("progress", String(progress)),
+            ("progressMax", String(progressMax)), ("seq", String(seq)), ("status", state.status.rawValue),
+            ("text", text(state)), ("title", title(state)), ("type", type(event)),
+            ("updatedAt", String(Int(state.updatedAt.timeIntervalSince1970.rounded(.down)))),
+        ]
+        if !baseball {
+            members += sportMembers(state)
+            members.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+        }
         var out = "{"
-        func member(_ key: String, _ value: String) {
+        for (key, value) in members {
             if out.utf8.count > 1 { out += "," }
             JSONValue.writeString(key, to: &out)
             out += ":"
             JSONValue.writeString(value, to: &out)
         }
-        let (progress, progressMax) = Self.progress(state)
-        member("away", state.away.code)
-        member("awayScore", String(state.awayScore))
-        member("bases", bases(state.bases))
-        member("chip", chip(state))
-        member("gameId", state.gameId)
-        member("half", state.half.rawValue)
-        member("home", state.home.code)
-        member("homeScore", String(state.homeScore))
-        member("inning", String(state.inningNumber))
-        member("outs", String(state.outs))
-        member("progress", String(progress))
-        member("progressMax", String(progressMax))
-        member("seq", String(seq))
-        member("status", state.status.rawValue)
-        member("text", text(state))
-        member("title", title(state))
-        member("type", type(event))
-        member("updatedAt", String(Int(state.updatedAt.timeIntervalSince1970.rounded(.down))))
         return out + "}"
     }
 
@@ -46,10 +44,14 @@ public enum LiveUpdate {
     /// `updatedAt`): equal digests, nothing new on the phone.
     public static func contentDigest(_ state: ScoreState) -> UInt64 {
         let (progress, progressMax) = Self.progress(state)
-        let text =
+        var text =
             "\(state.away.code)|\(state.awayScore)|\(bases(state.bases))|\(chip(state))|\(state.half.rawValue)|"
             + "\(state.home.code)|\(state.homeScore)|\(state.inningNumber)|\(state.outs)|\(progress)/\(progressMax)|"
             + "\(state.status.rawValue)|\(Self.text(state))|\(title(state))"
+        if state.sport != .baseball {
+            text += "|\(state.periodNumber)"
+            for (key, value) in sportMembers(state) { text += "|\(key)=\(value)" }
+        }
         return fnv1a64(text)
     }
 
@@ -60,7 +62,9 @@ public enum LiveUpdate {
 
     /// The status-bar chip (`setShortCriticalText`, about 7 characters): away score, dash, home score
     /// and where the game is: `3-2 T4`, `4-5 B11`, `3-2 F`; `PRE`, `PPD`, `CAN` without a score.
+    /// A clock sport's is ``sportChip(_:)``.
     public static func chip(_ state: ScoreState) -> String {
+        if state.sport != .baseball { return sportChip(state) }
         let score = "\(state.awayScore)-\(state.homeScore)"
         switch state.status {
         case .scheduled: return state.inningNumber == 0 ? "PRE" : "\(score) DLY"
@@ -81,7 +85,9 @@ public enum LiveUpdate {
     }
 
     /// The notification's text: the inning and outs, or the status in words.
+    /// A clock sport's is ``sportText(_:)``.
     public static func text(_ state: ScoreState) -> String {
+        if state.sport != .baseball { return sportText(state) }
         switch state.status {
         case .scheduled: return "Pre-game"
         case .inprogress:
@@ -97,7 +103,9 @@ public enum LiveUpdate {
 
     /// `ProgressStyle`'s progress: half-innings completed of the regulation 18 (more in extra innings);
     /// a finished game is complete.
+    /// A clock sport's counts periods: ``sportProgress(_:)``.
     public static func progress(_ state: ScoreState) -> (value: Int, max: Int) {
+        if state.sport != .baseball { return sportProgress(state) }
         let done = state.inningNumber == 0 ? 0 : (state.inningNumber - 1) * 2 + (state.half == .bottom ? 1 : 0)
         let max = Swift.max(18, state.inningNumber * 2)
         return state.status == .closed ? (max, max) : (done, max)

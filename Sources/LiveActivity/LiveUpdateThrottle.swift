@@ -58,14 +58,15 @@ public struct LiveUpdateThrottle: Sendable, Equatable, Codable {
             return pushes
         }
         if pending != nil {
-            pending = change.next
+            pending = change.next.withoutHistory
             return pushes
         }
         let content = LiveUpdate.contentDigest(change.next)
         guard shown != content else { return pushes }
         let interval = Double(policy.liveUpdateInterval)
         if let lastSentAt, now < lastSentAt.addingTimeInterval(interval) {
-            (pending, due) = (change.next, lastSentAt.addingTimeInterval(interval))
+            // Stored without the history lists: the message shows none of them.
+            (pending, due) = (change.next.withoutHistory, lastSentAt.addingTimeInterval(interval))
             return pushes
         }
         pushes.append(send(change.next, content: content, event: .update, at: now, reason: .immediate, policy: policy))

@@ -5,7 +5,9 @@ import ScoreDomain
 enum Moment {
     /// The alert title when the change from `previous` to `next` through `event` is a moment a fan
     /// wants to feel: a run, a lead change, the game starting, a delay or suspension, the final.
+    /// A clock sport's moments are ``sportTitle(previous:next:event:)``'s.
     static func alertTitle(previous: ScoreState?, next: ScoreState, event: ScoreEvent) -> String? {
+        if next.sport != .baseball { return sportTitle(previous: previous, next: next, event: event) }
         if let previous, leader(previous) != nil, leader(next) != nil, leader(previous) != leader(next) {
             return "Lead change"
         }
@@ -36,13 +38,15 @@ enum Moment {
     }
 
     /// The side ahead, or `nil` when tied.
-    private static func leader(_ state: ScoreState) -> Side? {
+    static func leader(_ state: ScoreState) -> Side? {
         state.homeScore == state.awayScore ? nil : (state.homeScore > state.awayScore ? .home : .away)
     }
 
     /// Higher for close and late games: 10 before the start, 20 while delayed or suspended, and
     /// 30 + up to 45 for the inning + up to 25 for a close score while in progress (at most 100).
+    /// A clock sport's is ``sportRelevance(_:)``.
     static func relevance(_ state: ScoreState) -> Int {
+        if state.sport != .baseball { return sportRelevance(state) }
         switch state.status {
         case .scheduled: return 10
         case .delayed, .suspended: return 20

@@ -73,3 +73,20 @@ extension ScoreState {
         return tally
     }
 }
+
+extension ScoreState {
+    /// The state without its history lists (``scoring``, ``cards``, ``shootoutAttempts``,
+    /// ``retracted``): what a push shows needs none of them, and a long game's lists make a stored
+    /// state ~25 KB. (Its ``periods`` line score is then empty of points.)
+    public var withoutHistory: ScoreState {
+        guard !scoring.isEmpty || !cards.isEmpty || !shootoutAttempts.isEmpty || !retracted.isEmpty else {
+            return self
+        }
+        var state = self
+        state.scoring = Chain()
+        state.cards = Chain()
+        state.shootoutAttempts = Chain()
+        state.retracted = Chain()
+        return state
+    }
+}
