@@ -1,9 +1,11 @@
 import Hummingbird
 
 /// `GET /`: the scoreboard, one self-contained page (no CDN, no external file): the games of a day
-/// (a day picker and a status filter) as cards showing what the lock screen shows, filled by ONE
+/// (a day picker and a status filter) as cards showing what the lock screen shows in every sport
+/// (the period, a clock the browser runs from the game's clock anchor, the line score, the shoot-out,
+/// football's possession and down, soccer's red cards, baseball's bases and outs), filled by ONE
 /// request (`/v1/scoreboard`) and kept current by the live stream `/v1/stream`; a card opens the
-/// game's push timeline (`/v1/games/{id}/pushes`).
+/// game's push timeline (`/v1/games/{id}/pushes`). The script is ``script``.
 enum Scoreboard {
     static func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         Response(
@@ -53,13 +55,36 @@ enum Scoreboard {
           .stale { background: var(--warn); color: white; border-radius: .3rem; padding: 0 .35rem; font-weight: 600; }
           .team { display: grid; grid-template-columns: 3.4rem 1fr auto; align-items: baseline; gap: .5rem; }
           .code { font-weight: 800; letter-spacing: .02em; }
+          .who { display: flex; align-items: center; gap: .35rem; min-width: 0; }
+          .marks { display: inline-flex; align-items: center; gap: .2rem; flex: none; }
+          .marks:empty { display: none; }
+          .red-card { display: inline-block; width: .55rem; height: .78rem; border-radius: .12rem; background: #dc2626; }
+          .ball { display: inline-block; width: .85rem; height: .55rem; border-radius: 50%; background: #8b4513;
+                  box-shadow: inset 0 0 0 1px #5c2e0b; }
           .name { font-size: .85rem; color: var(--dim); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
           .runs { font-size: 1.6rem; font-weight: 700; font-variant-numeric: tabular-nums; min-width: 2ch; text-align: right; }
-          .situation { display: flex; align-items: center; gap: .7rem; font-size: .85rem; }
-          .diamond { width: 2.6rem; height: 2.6rem; flex: none; }
+          .situation { display: flex; flex-wrap: wrap; align-items: center; gap: .3rem .7rem; font-size: .85rem; min-height: 1.6rem; }
+          .situation .period { font-weight: 700; }
+          .situation .period:empty, .situation .clock[hidden], .situation .note:empty, .situation .outs:empty { display: none; }
+          .clock { font-variant-numeric: tabular-nums; font-weight: 700; }
+          .clock .exact { font-weight: 400; color: var(--dim); margin-left: .35rem; }
+          .card[data-clock="running"] .clock::before { content: "● "; color: var(--live); font-size: .7em; vertical-align: .15em; }
+          .note { color: var(--dim); }
+          .card[data-sport="baseball"] .diamond { display: block; }
+          .diamond { width: 2.6rem; height: 2.6rem; flex: none; display: none; }
           .diamond .base { fill: none; stroke: var(--dim); stroke-width: 1.5; }
           .diamond .base.on { fill: var(--warn); stroke: var(--warn); }
           .outs { color: var(--dim); }
+          .lines-wrap { overflow-x: auto; }
+          .lines-wrap:empty { display: none; }
+          .lines { border-collapse: collapse; font-size: .75rem; font-variant-numeric: tabular-nums; width: 100%; }
+          .lines th, .lines td { padding: .1rem .25rem; text-align: center; min-width: 1.35rem; }
+          .lines thead th { color: var(--dim); font-weight: 600; border-bottom: 1px solid var(--line); }
+          .lines tbody th { text-align: left; font-weight: 700; }
+          .lines .apart { border-left: 1px solid var(--line); }
+          .lines .total { font-weight: 800; }
+          .lines abbr { text-decoration: none; }
+          .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
           .push { font-size: .75rem; color: var(--dim); border-top: 1px dashed var(--line); padding-top: .4rem; }
           .empty { color: var(--dim); }
           #detail { position: fixed; inset: 0; z-index: 3; background: color-mix(in srgb, Canvas 70%, transparent);
@@ -94,191 +119,7 @@ enum Scoreboard {
         </main>
         <div id="detail" hidden><section aria-live="polite"></section></div>
         <script>
-        "use strict";
-        const games = document.getElementById("games");
-        const daySelect = document.getElementById("day");
-        const connection = document.getElementById("connection");
-        const detail = document.getElementById("detail");
-        const versions = new Map();
-        const words = { scheduled: "Scheduled", inprogress: "Live", delayed: "Delayed", suspended: "Suspended",
-                        closed: "Final", cancelled: "Cancelled", postponed: "Postponed" };
-        const groups = { scheduled: "scheduled", inprogress: "live", delayed: "live", suspended: "live",
-                         closed: "final", cancelled: "final", postponed: "final" };
-        let currentDay = null;
-        let filter = "all";
-        let refreshTimer = null;
-
-        const el = (tag, className, textContent) =>
-          Object.assign(document.createElement(tag), className ? { className } : {}, textContent != null ? { textContent } : {});
-        const dayOf = (iso) => iso.slice(0, 10);
-        const dayLabel = (day) => new Date(day + "T12:00:00Z").toLocaleDateString([], { weekday: "short", month: "short", day: "numeric", timeZone: "UTC" });
-
-        function diamond() {
-          const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-          svg.setAttribute("viewBox", "0 0 40 40");
-          svg.classList.add("diamond");
-          for (const [name, x, y] of [["second", 20, 9], ["third", 9, 20], ["first", 31, 20]]) {
-            const base = document.createElementNS("http://www.w3.org/2000/svg", "rect");
-            base.setAttribute("x", x - 5); base.setAttribute("y", y - 5);
-            base.setAttribute("width", 10); base.setAttribute("height", 10);
-            base.setAttribute("transform", `rotate(45 ${x} ${y})`);
-            base.classList.add("base", name);
-            svg.append(base);
-          }
-          return svg;
-        }
-
-        function teamRow(side) {
-          const row = el("div", `team ${side}`);
-          row.append(el("span", "code"), el("span", "name"), el("span", "runs"));
-          return row;
-        }
-
-        function card(gameId) {
-          let element = games.querySelector(`[data-game="${CSS.escape(gameId)}"]`);
-          if (element) return element;
-          element = el("article", "card");
-          element.dataset.game = gameId;
-          element.tabIndex = 0;
-          const top = el("div", "top");
-          top.append(el("span", "status-word"), el("span", "stale", "stale"), el("span", "start"));
-          const situation = el("div", "situation");
-          situation.append(diamond(), el("span", "inning"), el("span", "outs"));
-          element.append(top, teamRow("away"), teamRow("home"), situation, el("div", "push", "no push yet"));
-          element.addEventListener("click", () => openDetail(gameId));
-          element.addEventListener("keydown", (event) => { if (event.key === "Enter") openDetail(gameId); });
-          document.getElementById("empty")?.remove();
-          games.append(element);
-          return element;
-        }
-
-        function set(element, selector, value) { element.querySelector(selector).textContent = value; }
-
-        function show(state) {
-          // A state may arrive twice, or an older one after a newer (a reconnect): the newest wins.
-          if ((versions.get(state.gameId) ?? -1) > state.version) return;
-          versions.set(state.gameId, state.version);
-          const element = card(state.gameId);
-          element.dataset.status = state.status;
-          element.dataset.group = groups[state.status] ?? "scheduled";
-          element.classList.toggle("live", state.status === "inprogress");
-          element.classList.toggle("delayed", state.status === "delayed");
-          element.classList.toggle("suspended", state.status === "suspended");
-          for (const side of ["away", "home"]) {
-            const team = state[side];
-            set(element, `.${side} .code`, team.code);
-            set(element, `.${side} .name`, team.name);
-            set(element, `.${side} .runs`, state[`${side}Score`]);
-          }
-          set(element, ".status-word", words[state.status] ?? state.status);
-          set(element, ".start", new Date(state.startsAt).toLocaleString([], { weekday: "short", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }));
-          set(element, ".inning", state.inning);
-          set(element, ".outs", state.inningNumber === 0 ? "" : `${state.outs} out${state.outs === 1 ? "" : "s"}`);
-          for (const base of ["first", "second", "third"]) {
-            element.querySelector(`.diamond .${base}`).classList.toggle("on", Boolean(state.bases?.[base]));
-          }
-          applyFilter(element);
-        }
-
-        function showPush(gameId, push, ended) {
-          const element = card(gameId);
-          const stale = Boolean(push && push.staleDate && !ended && Date.now() / 1000 > push.staleDate);
-          element.querySelector(".stale").hidden = !stale;
-          element.dataset.stale = stale;
-          if (!push) return;
-          const at = new Date(push.timestamp * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-          set(element, ".push", `last push ${at}: ${push.event}, priority ${push.priority}` +
-            (push.alert ? `, “${push.alert}”` : "") + ` — ${push.state}`);
-        }
-
-        function applyFilter(element) { element.hidden = filter !== "all" && element.dataset.group !== filter; }
-
-        async function load(day) {
-          const response = await fetch("/v1/scoreboard" + (day ? `?date=${encodeURIComponent(day)}` : ""));
-          if (!response.ok) return;
-          const board = await response.json();
-          currentDay = board.date;
-          daySelect.replaceChildren(...board.days.map((d) => {
-            const option = el("option", null, `${dayLabel(d.date)} (${d.games})`);
-            option.value = d.date;
-            return option;
-          }));
-          daySelect.value = currentDay;
-          document.getElementById("day-title").textContent = board.games.length ? dayLabel(currentDay) : "";
-          games.replaceChildren();
-          versions.clear();
-          if (!board.games.length) games.append(el("p", "empty", "No games on this day."));
-          for (const item of board.games) {
-            show(item.game);
-            showPush(item.game.gameId, item.latestPush, groups[item.game.status] === "final");
-          }
-        }
-
-        // The newest pushes come with the day's one request: refresh it a moment after changes.
-        function refreshSoon() {
-          clearTimeout(refreshTimer);
-          refreshTimer = setTimeout(() => load(currentDay).catch(() => {}), 1000);
-        }
-
-        async function openDetail(gameId) {
-          const section = detail.querySelector("section");
-          section.replaceChildren(el("p", "empty", "loading…"));
-          detail.hidden = false;
-          const response = await fetch(`/v1/games/${encodeURIComponent(gameId)}/pushes?limit=5000`);
-          if (!response.ok) { section.replaceChildren(el("p", "empty", "no pushes")); return; }
-          const data = await response.json();
-          const close = el("button", "close", "Close");
-          close.addEventListener("click", () => { detail.hidden = true; });
-          const title = el("h2", null, `${gameId}: Live Activity pushes`);
-          const summary = el("p", "empty", `${data.counts.planned} planned, ${data.counts.sent} sent, ${data.counts.failed} failed`);
-          const budgets = el("ul", "budgets");
-          for (const a of data.activities ?? []) {
-            budgets.append(el("li", "budget", `activity ${a.activityId} ${a.pushToken}: ${a.highPriorityLastHour}/${a.hourlyBudget} priority-10 in its last hour`));
-          }
-          const table = el("table", "timeline");
-          const head = el("tr");
-          for (const h of ["time", "activity", "event", "priority", "alert", "outcome"]) head.append(el("th", null, h));
-          table.append(head);
-          for (const p of data.pushes) {
-            const row = el("tr");
-            const alert = p.payload?.aps?.alert?.title ?? "";
-            const outcome = p.state + (p.lastStatus ? ` (${p.lastStatus}${p.lastReason ? " " + p.lastReason : ""})` : "");
-            row.append(el("td", null, new Date(p.route === "android" ? p.timestamp : p.timestamp * 1000).toLocaleTimeString()), el("td", null, p.activityId),
-                       el("td", null, p.event), el("td", p.priority === 10 ? "p10" : "", p.priority), el("td", null, alert),
-                       el("td", "outcome", outcome));
-            table.append(row);
-          }
-          section.replaceChildren(close, title, summary, budgets, table);
-        }
-        detail.addEventListener("click", (event) => { if (event.target === detail) detail.hidden = true; });
-        document.addEventListener("keydown", (event) => { if (event.key === "Escape") detail.hidden = true; });
-
-        daySelect.addEventListener("change", () => load(daySelect.value).catch(() => {}));
-        for (const button of document.querySelectorAll(".filters button")) {
-          button.addEventListener("click", () => {
-            filter = button.dataset.filter;
-            for (const other of document.querySelectorAll(".filters button")) other.setAttribute("aria-pressed", other === button);
-            games.querySelectorAll(".card").forEach(applyFilter);
-          });
-        }
-
-        // The browser reconnects by itself (sending Last-Event-ID) after a dropped connection, but gives
-        // up on an error answer (the server restarting): then start a new stream after a pause.
-        function listen() {
-          const stream = new EventSource("/v1/stream");
-          stream.addEventListener("state", (event) => {
-            const state = JSON.parse(event.data);
-            if (currentDay === null || dayOf(state.startsAt) === currentDay) show(state);
-            refreshSoon();
-          });
-          stream.onopen = () => { connection.textContent = "live"; connection.classList.add("live"); };
-          stream.onerror = () => {
-            connection.textContent = "reconnecting…";
-            connection.classList.remove("live");
-            if (stream.readyState === EventSource.CLOSED) setTimeout(listen, 3000);
-          };
-        }
-        load(null).catch(() => {}).finally(listen);
+        \(script)
         </script>
         </body>
         </html>
