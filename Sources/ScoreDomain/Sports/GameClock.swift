@@ -27,9 +27,9 @@ public struct GameClock: Sendable, Equatable {
     }
 
     /// `"M:SS"` of `ms`; counting down, seconds are rounded up (4:32.4 left shows `4:33`… as a game
-    /// clock does) and under a minute tenths are shown (`0:04.3`).
+    /// clock does) and under a minute tenths are shown (`0:04.3`; 59.95 s left is still `1:00`).
     public static func display(_ ms: Int, countsDown: Bool) -> String {
-        if countsDown && ms < 60_000 {
+        if countsDown && (ms + 99) / 100 < 600 {
             let tenths = (ms + 99) / 100
             return "0:" + twoDigits(tenths / 10) + "." + String(tenths % 10)
         }
