@@ -60,12 +60,10 @@ extension FeedFields {
         var rules = GameRules.defaultRules(for: sport)
         if members["competition"] != nil {
             let names = GameRules.presets.filter { $0.sport == sport }.map { $0.rules.competition }
-            let name = try string("competition", length: 1...32, rule: "must be a string")
-            guard let preset = GameRules.preset(name), preset.sport == sport else {
-                throw .invalid(
-                    "competition",
-                    "must be a competition of \(sport.rawValue): " + names.map { "\"\($0)\"" }.joined(separator: ", "))
-            }
+            let rule =
+                "must be a competition of \(sport.rawValue): " + names.map { "\"\($0)\"" }.joined(separator: ", ")
+            let name = try string("competition", length: 1...32, rule: rule)
+            guard let preset = GameRules.preset(name), preset.sport == sport else { throw .invalid("competition", rule) }
             rules = preset.rules
         }
         if members["rules"] != nil {
