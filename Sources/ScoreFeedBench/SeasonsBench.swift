@@ -40,7 +40,10 @@ struct SeasonsBench: AsyncParsableCommand {
     var foldEvents = 2_000_000
 
     @Option(help: "End-to-end rounds (interleaved across the sports, each in a fresh schema); the median is reported.")
-    var endToEndRounds = 1
+    var endToEndRounds = 3
+
+    @Option(help: "Games per sport also replayed live: one message per ingest and projection, as a provider sends them (0: none).")
+    var liveGames = 8
 
     @Flag(help: "Only the in-memory part.")
     var memoryOnly = false
@@ -69,6 +72,13 @@ struct SeasonsBench: AsyncParsableCommand {
             for _ in 0..<endToEndRounds {
                 for index in seasons.indices {
                     reports[index].endToEnd.append(try await Self.endToEnd(seasons[index]))
+                }
+            }
+            if liveGames > 0 {
+                for index in seasons.indices {
+                    let (league, games) = seasons[index]
+                    reports[index].liveGames = min(liveGames, games.count)
+                    reports[index].live = try await Self.endToEnd((league, Array(games.prefix(liveGames))), live: true)
                 }
             }
         }
@@ -102,8 +112,11 @@ struct SeasonsBench: AsyncParsableCommand {
         return seconds * 1e9 / Double(folded)
     }
 
-    /// The season through ingest, log, projector and the audience's pushes, in a fresh schema.
-    static func endToEnd(_ season: (League, [[FeedMessage]])) async throws -> EndToEnd {
+    /// The season through ingest, log, projector and the audience's pushes, in a fresh schema: each
+    /// game in one transaction and pages of projection (as `retrosheet`), or `live`, one message at a
+    /// time, each appended and projected in transactions of its own (as the webhook and the running
+    /// projector do while a game is played).
+    static func endToEnd(_ season: (League, [[FeedMessage]]), live: Bool = false) async throws -> EndToEnd {
         let sourced = season.1.map { game in
             game.enumerated().map { SourcedMessage(message: $1, file: "synthetic-\(season.0.rawValue)", line: $0 + 1) }
         }
@@ -111,8 +124,11 @@ struct SeasonsBench: AsyncParsableCommand {
             let connection = try await PostgresConnection.connect(url)
             try await Migrator().migrate(connection, logger: Runtime.logger)
             let began = ContinuousClock.now
-            let summary = try await Replayer(ingestor: Ingestor(connection: connection)).replay(games: sourced) { _, _ in
-            }
+            let replayer = Replayer(ingestor: Ingestor(connection: connection), batchSize: 1)
+            let summary =
+                live
+                ? try await replayer.replay(messages: sourced.flatMap { $0 }) { _, _ in }
+                : try await replayer.replay(games: sourced) { _, _ in }
             let seconds = (ContinuousClock.now - began) / .seconds(1)
             let bytes = try await connection.query(
                 "SELECT pg_total_relation_size('events') + pg_total_relation_size('score_states') AS n")[0].int("n")
@@ -141,6 +157,8 @@ struct SeasonReport {
     let overtimeGames: Int
     var foldNs: [Double] = []
     var endToEnd: [SeasonsBench.EndToEnd] = []
+    var live: SeasonsBench.EndToEnd?
+    var liveGames = 0
 
     init(league: League, games: [[FeedMessage]]) {
         self.league = league
@@ -187,6 +205,14 @@ struct SeasonReport {
             result["endToEndRatio"] = rounded(endToEndMedian / reference.endToEndMedian, places: 2)
             result["pushesPerGame"] = perGame(endToEnd[0].pushes)
             result["storedBytesPerEvent"] = endToEnd[0].bytes / max(1, endToEnd[0].events)
+        }
+        if let live, let base = reference.live {
+            result["live"] = [
+                "games": liveGames,
+                "events": live.events, "seconds": rounded(live.seconds, places: 3),
+                "usPerEvent": rounded(live.usPerEvent, places: 1), "ratio": rounded(live.usPerEvent / base.usPerEvent, places: 2),
+                "storedBytesPerEvent": live.bytes / max(1, live.events),
+            ]
         }
         return result
     }
