@@ -38,10 +38,67 @@ struct AppContractTests {
                 states.append(SchemaCheck.member(start, "aps", "content-state").serialized())
             }
         }
+        // Every clock sport: the pushes of its fixture games and a push-to-start for every state.
+        for name in S.fixtureNames {
+            let changes = S.changes(try S.fixture(name))
+            for push in S.pushes(changes) { states.append(try S.contentState(push.payload).serialized()) }
+            for change in changes {
+                let start = try JSONValue.parse(
+                    Data(StartPayload.json(state: change.next, timestamp: 0, channelId: "c").utf8))
+                attributes.append(SchemaCheck.member(start, "aps", "attributes").serialized())
+                states.append(SchemaCheck.member(start, "aps", "content-state").serialized())
+            }
+        }
         let output = try Self.compileAndRun(
             types: types, inputs: ["states.jsonl": states, "attributes.jsonl": attributes])
         #expect(output == "decoded \(states.count) content states and \(attributes.count) attributes\n")
-        #expect(states.count > 1000 && attributes.count > 200)
+        #expect(states.count > 5000 && attributes.count > 2000)
+    }
+
+    @Test("the clock's dates decode, with the documented type and Foundation's default decoder, to the anchor's instants")
+    func clockDatesDecode() throws {
+        let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/app-contract.md"), encoding: .utf8)
+        let types = try #require(
+            Self.codeBlocks(doc, language: "swift").first { $0.contains("struct ScoreWidgetAttributes") })
+        var clocks: [GameClock] = []
+        var states: [String] = []
+        for name in ["nba-overtime", "knockout-shootout", "nfl-missed-xp"] {
+            for change in S.changes(try S.fixture(name)) {
+                guard let clock = change.next.clock, change.previous?.clock != clock else { continue }
+                clocks.append(clock)
+                let start = try JSONValue.parse(
+                    Data(StartPayload.json(state: change.next, timestamp: 0, channelId: nil).utf8))
+                states.append(SchemaCheck.member(start, "aps", "content-state").serialized())
+            }
+        }
+        let main = """
+            import Foundation
+            let text = try! String(contentsOfFile: CommandLine.arguments[1], encoding: .utf8)
+            for line in text.split(separator: "\\n") {
+                let state = try! JSONDecoder().decode(ScoreWidgetAttributes.ContentState.self, from: Data(line.utf8))
+                let clock = state.status.clock!
+                let paused = clock.pausedAt.map { String(Int(($0.timeIntervalSince1970 * 1000).rounded())) } ?? "-"
+                print(Int((clock.start.timeIntervalSince1970 * 1000).rounded()),
+                      Int((clock.end.timeIntervalSince1970 * 1000).rounded()), paused, clock.countsDown)
+            }
+
+            """
+        let output = try Self.compileAndRun(types: types, inputs: ["states.jsonl": states], main: main)
+        let lines = output.split(separator: "\n")
+        #expect(lines.count == clocks.count && clocks.count > 50)
+        for (line, clock) in zip(lines, clocks) {
+            let fields = line.split(separator: " ")
+            guard fields.count == 4, Int(fields[0]) != nil, Int(fields[1]) != nil else {
+                Issue.record("unexpected output: \(line)")
+                continue
+            }
+            let (start, end) = (Int(fields[0])!, Int(fields[1])!)
+            let at = Int((clock.at.timeIntervalSince1970 * 1000).rounded())
+            // What the widget's timer text shows at the anchor's instant is the anchor's value.
+            #expect(clock.countsDown ? end - at == clock.ms : at - start == clock.ms, "\(line) \(clock)")
+            #expect(fields[2] == (clock.running ? "-" : Substring(String(at))), "\(line) \(clock)")
+            #expect(fields[3] == (clock.countsDown ? "true" : "false"))
+        }
     }
 
     @Test("every golden Android message carries every documented key, with its documented type, and no other")
@@ -151,7 +208,7 @@ struct AppContractTests {
 
     /// Compiles the contract's types with a stub of ActivityKit and a decoder that reads every line of
     /// `states.jsonl` as `ContentState` and of `attributes.jsonl` as `ScoreWidgetAttributes`.
-    static func compileAndRun(types: String, inputs: [String: [String]]) throws -> String {
+    static func compileAndRun(types: String, inputs: [String: [String]], main: String? = nil) throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -187,7 +244,7 @@ struct AppContractTests {
         try stub.write(to: folder.appendingPathComponent("ActivityKitStub.swift"), atomically: true, encoding: .utf8)
         try types.replacingOccurrences(of: "import ActivityKit", with: "import Foundation")
             .write(to: folder.appendingPathComponent("Contract.swift"), atomically: true, encoding: .utf8)
-        try decoder.write(to: folder.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        try (main ?? decoder).write(to: folder.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
         for (file, lines) in inputs {
             try (lines.joined(separator: "\n") + "\n").write(
                 to: folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
@@ -203,10 +260,9 @@ struct AppContractTests {
         guard compile.status == 0 else { return compile.output }
         return try run(
             binary,
-            [
-                folder.appendingPathComponent("states.jsonl").path,
-                folder.appendingPathComponent("attributes.jsonl").path,
-            ]
+            ["states.jsonl", "attributes.jsonl"].filter { inputs[$0] != nil }.map {
+                folder.appendingPathComponent($0).path
+            }
         ).output
     }
 

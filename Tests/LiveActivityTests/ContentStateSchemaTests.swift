@@ -33,6 +33,43 @@ struct ContentStateSchemaTests {
         #expect(checked > 600)
     }
 
+    @Test("every push of every clock-sport fixture game has a content-state the schema accepts, with each new key")
+    func sportsPushes() throws {
+        let schema = try Self.schema()
+        var keys: Set<String> = []
+        var checked = 0
+        for name in S.fixtureNames {
+            let changes = S.changes(try S.fixture(name))
+            for (index, push) in S.pushes(changes).enumerated() {
+                let state = try S.contentState(push.payload)
+                let problems = SchemaCheck.problems(state, against: schema)
+                #expect(problems.isEmpty, "\(name) push \(index + 1): \(problems)")
+                guard case .object(let status) = SchemaCheck.member(state, "status") else { continue }
+                keys.formUnion(status.keys)
+                checked += 1
+                // The interval Text(timerInterval:pauseTime:) draws: start ≤ pausedAt ≤ end.
+                if case .object(let clock) = status["clock"] {
+                    let seconds = { (key: String) -> Double? in
+                        switch clock[key] {
+                        case .int(let value)?: Double(value)
+                        case .double(let value)?: value
+                        default: nil
+                        }
+                    }
+                    let (start, end) = (try #require(seconds("start")), try #require(seconds("end")))
+                    #expect(start <= end, "\(name) push \(index + 1)")
+                    if let paused = seconds("pausedAt") { #expect(start <= paused && paused <= end) }
+                }
+            }
+        }
+        #expect(S.fixtureNames.count >= 12)
+        #expect(checked > 1000)
+        let promised: Set<String> = [
+            "sport", "clock", "shootout", "redCards", "possession", "down", "distance", "yardLine",
+        ]
+        #expect(promised.isSubset(of: keys), "never seen: \(promised.subtracting(keys))")
+    }
+
     @Test(
         "the schema refuses what an app could not decode",
         arguments: [
@@ -61,6 +98,34 @@ struct ContentStateSchemaTests {
                 #"{"status":{"awayScore":1,"bases":{"first":true,"second":false,"third":false},"homeScore":2,"inning":"Top 4th","outs":1,"status":"inprogress","clock":3}}"#,
                 "clock"
             ),
+            (
+                #"{"status":{"awayScore":1,"bases":{"first":false,"second":false,"third":false},"clock":{"countsDown":true,"end":794602858.5,"start":794602138.5},"homeScore":2,"inning":"Q4","outs":0,"sport":"basketball","status":"inprogress"}}"#,
+                ""
+            ),
+            (
+                #"{"status":{"awayScore":1,"bases":{"first":false,"second":false,"third":false},"clock":{"countsDown":true,"end":"2026-03-08T20:00:00Z","start":794602138},"homeScore":2,"inning":"Q4","outs":0,"sport":"basketball","status":"inprogress"}}"#,
+                "end"
+            ),
+            (
+                #"{"status":{"awayScore":1,"bases":{"first":false,"second":false,"third":false},"clock":{"countsDown":true,"end":794602858},"homeScore":2,"inning":"Q4","outs":0,"sport":"basketball","status":"inprogress"}}"#,
+                "start"
+            ),
+            (
+                #"{"status":{"awayScore":1,"bases":{"first":false,"second":false,"third":false},"homeScore":2,"inning":"Q4","outs":0,"sport":"cricket","status":"inprogress"}}"#,
+                "sport"
+            ),
+            (
+                #"{"status":{"awayScore":1,"bases":{"first":false,"second":false,"third":false},"distance":10,"down":5,"homeScore":2,"inning":"Q4","outs":0,"possession":"home","sport":"football","status":"inprogress","yardLine":25}}"#,
+                "down"
+            ),
+            (
+                #"{"status":{"awayScore":1,"bases":{"first":false,"second":false,"third":false},"homeScore":2,"inning":"Pens","outs":0,"shootout":{"home":3},"sport":"soccer","status":"inprogress"}}"#,
+                "away"
+            ),
+            (
+                #"{"status":{"awayScore":1,"bases":{"first":false,"second":false,"third":false},"homeScore":2,"inning":"2nd Half","outs":0,"redCards":{"away":1,"home":null},"sport":"soccer","status":"inprogress"}}"#,
+                "home"
+            ),
             (#"{"score":{}}"#, "status"),
             (#"[]"#, "object"),
         ])
@@ -75,7 +140,7 @@ struct ContentStateSchemaTests {
 }
 
 /// The part of JSON Schema (draft 2020-12) the content-state schema uses: `type` (object, string,
-/// integer, boolean), `properties`, `required`, `additionalProperties: false`, `enum`, `minimum`,
+/// integer, number, boolean), `properties`, `required`, `additionalProperties: false`, `enum`, `minimum`,
 /// `maximum`. Anything else in a schema is reported, so the schema cannot silently outgrow it.
 enum SchemaCheck {
     static let understood: Set<String> = [
@@ -128,7 +193,9 @@ enum SchemaCheck {
 
     private static func matches(_ value: JSONValue, _ type: String) -> Bool {
         switch (type, value) {
-        case ("object", .object), ("string", .string), ("boolean", .bool), ("integer", .int): return true
+        case ("object", .object), ("string", .string), ("boolean", .bool), ("integer", .int), ("number", .int),
+            ("number", .double):
+            return true
         default: return false
         }
     }
