@@ -7,7 +7,14 @@ import Testing
 
 @Suite("replay: fixture games against their golden push streams")
 struct ReplayTests {
-    static let fixtures = ["plain-nine", "extra-innings-walkoff", "delayed-postponed"]
+    /// Baseball's fixture games, then the clock sports' (fixtures/sports): each with its golden pushes,
+    /// broadcasts and Android messages beside it (`SCOREFEED_UPDATE_GOLDEN=1` rewrites them).
+    static let fixtures = ["plain-nine", "extra-innings-walkoff", "delayed-postponed"] + sportsFixtures
+
+    static let sportsFixtures = [
+        "nba-overtime", "wnba-regulation", "ncaa-men-halves", "knockout-shootout", "league-draw", "league-win",
+        "nhl-shootout", "nhl-regulation", "nhl-playoff-2ot", "nfl-missed-xp", "nfl-overtime", "ncaa-football-2ot",
+    ].map { "sports/" + $0 }
 
     @Test(
         "replay prints exactly the golden pushes of an activity registered before the game; a second replay nothing",
