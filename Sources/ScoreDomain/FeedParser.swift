@@ -119,7 +119,8 @@ public enum FeedParser {
         switch type {
         case "game.scheduled":
             return .gameScheduled(
-                home: try fields.team("home"), away: try fields.team("away"), startsAt: try fields.timestamp("startsAt"),
+                home: try fields.team("home"), away: try fields.team("away"),
+                startsAt: try fields.timestamp("startsAt"),
                 setup: try fields.setup())
         case "game.started":
             return .gameStarted

@@ -115,7 +115,9 @@ struct DeliveryTests {
         try await Harness.with { h in
             let file = fixture("delayed-postponed.jsonl")
             let first = try FeedFile.read(file)[0].message
-            guard case .gameScheduled(_, _, let startsAt, _) = first.event else { throw TestDatabaseError("no schedule") }
+            guard case .gameScheduled(_, _, let startsAt, _) = first.event else {
+                throw TestDatabaseError("no schedule")
+            }
             let tokens = (1...40).map { String(format: "%064x", $0) }
             _ = try await h.connection.withSession { session in
                 try Activities.registerMany(

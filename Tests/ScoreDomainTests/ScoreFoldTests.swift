@@ -186,14 +186,21 @@ struct ScoreFoldTests {
         arguments: [
             FoldCase(
                 name: "home run for home", before: playing, event: .runScored(team: .home, runs: 1),
-                outcome: .state(after(.inprogress, 4, .top, outs: 1, home: 4, away: 2, scoring: entry(4, .home, 1, home: 4, away: 2)))),
+                outcome: .state(
+                    after(
+                        .inprogress, 4, .top, outs: 1, home: 4, away: 2, scoring: entry(4, .home, 1, home: 4, away: 2)))
+            ),
             FoldCase(
                 name: "grand slam for away", before: playing, event: .runScored(team: .away, runs: 4),
-                outcome: .state(after(.inprogress, 4, .top, outs: 1, home: 3, away: 6, scoring: entry(4, .away, 4, home: 3, away: 6)))),
+                outcome: .state(
+                    after(
+                        .inprogress, 4, .top, outs: 1, home: 3, away: 6, scoring: entry(4, .away, 4, home: 3, away: 6)))
+            ),
             FoldCase(
                 name: "home reaches exactly 999", before: S(.inprogress, 9, .bottom, home: 998),
                 event: .runScored(team: .home, runs: 1),
-                outcome: .state(after(.inprogress, 9, .bottom, home: 999, scoring: entry(9, .home, 1, home: 999, away: 0)))),
+                outcome: .state(
+                    after(.inprogress, 9, .bottom, home: 999, scoring: entry(9, .home, 1, home: 999, away: 0)))),
             FoldCase(
                 name: "home past 999", before: S(.inprogress, 9, .bottom, home: 998),
                 event: .runScored(team: .home, runs: 2), outcome: .error("score-out-of-range")),
@@ -259,7 +266,10 @@ struct ScoreFoldTests {
         arguments: [
             FoldCase(
                 name: "in progress", before: playing, event: .scoreCorrected(homeScore: 2, awayScore: 2),
-                outcome: .state(after(.inprogress, 4, .top, outs: 1, home: 2, away: 2, scoring: entry(4, nil, change: (-1, 0), home: 2, away: 2)))),
+                outcome: .state(
+                    after(
+                        .inprogress, 4, .top, outs: 1, home: 2, away: 2,
+                        scoring: entry(4, nil, change: (-1, 0), home: 2, away: 2)))),
             FoldCase(
                 name: "scheduled", before: pregame, event: .scoreCorrected(homeScore: 0, awayScore: 1),
                 outcome: .state(after(.scheduled, away: 1, scoring: entry(0, nil, change: (0, 1), home: 0, away: 1)))),
@@ -270,11 +280,17 @@ struct ScoreFoldTests {
             FoldCase(
                 name: "closed", before: S(.closed, 9, .top, outs: 3, home: 7, away: 3),
                 event: .scoreCorrected(homeScore: 6, awayScore: 3),
-                outcome: .state(after(.closed, 9, .top, outs: 3, home: 6, away: 3, scoring: entry(9, nil, change: (-1, 0), home: 6, away: 3)))),
+                outcome: .state(
+                    after(
+                        .closed, 9, .top, outs: 3, home: 6, away: 3,
+                        scoring: entry(9, nil, change: (-1, 0), home: 6, away: 3)))),
             FoldCase(
                 name: "postponed", before: S(.postponed, 4, .top, home: 1, away: 3),
                 event: .scoreCorrected(homeScore: 1, awayScore: 2),
-                outcome: .state(after(.postponed, 4, .top, home: 1, away: 2, scoring: entry(4, nil, change: (0, -1), home: 1, away: 2)))),
+                outcome: .state(
+                    after(
+                        .postponed, 4, .top, home: 1, away: 2, scoring: entry(4, nil, change: (0, -1), home: 1, away: 2)
+                    ))),
             FoldCase(
                 name: "same scores still counts as an event", before: playing,
                 event: .scoreCorrected(homeScore: 3, awayScore: 2),

@@ -80,7 +80,8 @@ enum ClockFold {
             sync(ms, at: at, in: &state)
             let clock = SportRules.clockText(ms, at: at, in: state)
             state.cards.append(
-                CardShown(id: message.id, side: team, card: card, player: player, period: state.periodNumber, clock: clock))
+                CardShown(
+                    id: message.id, side: team, card: card, player: player, period: state.periodNumber, clock: clock))
             if card.sendsOff { state.redCards[team] += 1 }
 
         case .situationChanged(let situation, _, let ms):
@@ -139,7 +140,8 @@ enum ClockFold {
         }
         if let kind, kind != ruleKind {
             throw .ruleBroken(
-                event, state, "period \(period) is \(ruleKind.rawValue) under \(rules.competition), not \(kind.rawValue)")
+                event, state,
+                "period \(period) is \(ruleKind.rawValue) under \(rules.competition), not \(kind.rawValue)")
         }
         // Each overtime (and a shoot-out) needs a tie; soccer's second half of extra time is played anyway.
         let secondHalfOfExtraTime = ruleKind == .extraTime && (period - rules.periods) % 2 == 0

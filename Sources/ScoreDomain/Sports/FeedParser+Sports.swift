@@ -63,7 +63,9 @@ extension FeedFields {
             let rule =
                 "must be a competition of \(sport.rawValue): " + names.map { "\"\($0)\"" }.joined(separator: ", ")
             let name = try string("competition", length: 1...32, rule: rule)
-            guard let preset = GameRules.preset(name), preset.sport == sport else { throw .invalid("competition", rule) }
+            guard let preset = GameRules.preset(name), preset.sport == sport else {
+                throw .invalid("competition", rule)
+            }
             rules = preset.rules
         }
         if members["rules"] != nil {

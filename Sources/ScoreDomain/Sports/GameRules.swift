@@ -34,32 +34,84 @@ public struct GameRules: Sendable, Equatable {
 
     /// Every preset, by name, with its sport, in the order of `docs/sports.md`.
     public static let presets: [(sport: Sport, rules: GameRules)] = [
-        (.baseball, GameRules(competition: "mlb", periods: 9, periodMinutes: 0, overtimes: nil, overtimeMinutes: 0,
-            shootout: false, tieStands: false)),
-        (.soccer, GameRules(competition: "league-soccer", periods: 2, periodMinutes: 45, overtimes: 0,
-            overtimeMinutes: 0, shootout: false, tieStands: true)),
-        (.soccer, GameRules(competition: "knockout-soccer", periods: 2, periodMinutes: 45, overtimes: 2,
-            overtimeMinutes: 15, shootout: true, tieStands: false)),
-        (.basketball, GameRules(competition: "nba", periods: 4, periodMinutes: 12, overtimes: nil,
-            overtimeMinutes: 5, shootout: false, tieStands: false)),
-        (.basketball, GameRules(competition: "wnba", periods: 4, periodMinutes: 10, overtimes: nil,
-            overtimeMinutes: 5, shootout: false, tieStands: false)),
-        (.basketball, GameRules(competition: "fiba", periods: 4, periodMinutes: 10, overtimes: nil,
-            overtimeMinutes: 5, shootout: false, tieStands: false)),
-        (.basketball, GameRules(competition: "ncaa-men", periods: 2, periodMinutes: 20, overtimes: nil,
-            overtimeMinutes: 5, shootout: false, tieStands: false)),
-        (.basketball, GameRules(competition: "ncaa-women", periods: 4, periodMinutes: 10, overtimes: nil,
-            overtimeMinutes: 5, shootout: false, tieStands: false)),
-        (.hockey, GameRules(competition: "nhl", periods: 3, periodMinutes: 20, overtimes: 1, overtimeMinutes: 5,
-            shootout: true, tieStands: false)),
-        (.hockey, GameRules(competition: "nhl-playoffs", periods: 3, periodMinutes: 20, overtimes: nil,
-            overtimeMinutes: 20, shootout: false, tieStands: false)),
-        (.football, GameRules(competition: "nfl", periods: 4, periodMinutes: 15, overtimes: 1, overtimeMinutes: 10,
-            shootout: false, tieStands: true)),
-        (.football, GameRules(competition: "nfl-playoffs", periods: 4, periodMinutes: 15, overtimes: nil,
-            overtimeMinutes: 15, shootout: false, tieStands: false)),
-        (.football, GameRules(competition: "ncaa-football", periods: 4, periodMinutes: 15, overtimes: nil,
-            overtimeMinutes: 0, shootout: false, tieStands: false)),
+        (
+            .baseball,
+            GameRules(
+                competition: "mlb", periods: 9, periodMinutes: 0, overtimes: nil, overtimeMinutes: 0,
+                shootout: false, tieStands: false)
+        ),
+        (
+            .soccer,
+            GameRules(
+                competition: "league-soccer", periods: 2, periodMinutes: 45, overtimes: 0,
+                overtimeMinutes: 0, shootout: false, tieStands: true)
+        ),
+        (
+            .soccer,
+            GameRules(
+                competition: "knockout-soccer", periods: 2, periodMinutes: 45, overtimes: 2,
+                overtimeMinutes: 15, shootout: true, tieStands: false)
+        ),
+        (
+            .basketball,
+            GameRules(
+                competition: "nba", periods: 4, periodMinutes: 12, overtimes: nil,
+                overtimeMinutes: 5, shootout: false, tieStands: false)
+        ),
+        (
+            .basketball,
+            GameRules(
+                competition: "wnba", periods: 4, periodMinutes: 10, overtimes: nil,
+                overtimeMinutes: 5, shootout: false, tieStands: false)
+        ),
+        (
+            .basketball,
+            GameRules(
+                competition: "fiba", periods: 4, periodMinutes: 10, overtimes: nil,
+                overtimeMinutes: 5, shootout: false, tieStands: false)
+        ),
+        (
+            .basketball,
+            GameRules(
+                competition: "ncaa-men", periods: 2, periodMinutes: 20, overtimes: nil,
+                overtimeMinutes: 5, shootout: false, tieStands: false)
+        ),
+        (
+            .basketball,
+            GameRules(
+                competition: "ncaa-women", periods: 4, periodMinutes: 10, overtimes: nil,
+                overtimeMinutes: 5, shootout: false, tieStands: false)
+        ),
+        (
+            .hockey,
+            GameRules(
+                competition: "nhl", periods: 3, periodMinutes: 20, overtimes: 1, overtimeMinutes: 5,
+                shootout: true, tieStands: false)
+        ),
+        (
+            .hockey,
+            GameRules(
+                competition: "nhl-playoffs", periods: 3, periodMinutes: 20, overtimes: nil,
+                overtimeMinutes: 20, shootout: false, tieStands: false)
+        ),
+        (
+            .football,
+            GameRules(
+                competition: "nfl", periods: 4, periodMinutes: 15, overtimes: 1, overtimeMinutes: 10,
+                shootout: false, tieStands: true)
+        ),
+        (
+            .football,
+            GameRules(
+                competition: "nfl-playoffs", periods: 4, periodMinutes: 15, overtimes: nil,
+                overtimeMinutes: 15, shootout: false, tieStands: false)
+        ),
+        (
+            .football,
+            GameRules(
+                competition: "ncaa-football", periods: 4, periodMinutes: 15, overtimes: nil,
+                overtimeMinutes: 0, shootout: false, tieStands: false)
+        ),
     ]
 
     /// The preset named `competition`, with its sport.

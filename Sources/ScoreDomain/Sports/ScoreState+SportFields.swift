@@ -128,7 +128,8 @@ extension ScoringPlay: StateFieldValue {
         let object = try StateObject(stateJSON, "a scoring play")
         self.init(
             id: try object.value("id"), period: try object.value("period"), clock: try object.optional("clock"),
-            side: try object.optional("side"), points: try object.optional("points") ?? 0, kind: try object.value("kind"),
+            side: try object.optional("side"), points: try object.optional("points") ?? 0,
+            kind: try object.value("kind"),
             player: try object.optional("player"), homeChange: try object.optional("homeChange") ?? 0,
             awayChange: try object.optional("awayChange") ?? 0, homeScore: try object.value("homeScore"),
             awayScore: try object.value("awayScore"))
@@ -149,7 +150,8 @@ extension CardShown: StateFieldValue {
         let object = try StateObject(stateJSON, "a card")
         self.init(
             id: try object.value("id"), side: try object.value("side"), card: try object.value("card"),
-            player: try object.optional("player"), period: try object.value("period"), clock: try object.optional("clock"))
+            player: try object.optional("player"), period: try object.value("period"),
+            clock: try object.optional("clock"))
     }
 }
 
