@@ -129,6 +129,41 @@ struct AppContractTests {
         #expect(checked > 100)
     }
 
+    @Test("every clock-sport fixture game's Android message carries every common key and only documented sport keys, typed")
+    func androidSportMessagesKeepTheContract() throws {
+        let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/android-contract.md"), encoding: .utf8)
+        let common = Self.androidKeys(doc)
+        let sport = Self.androidKeys(doc, section: "### The keys of the clock sports")
+        #expect(sport.count == 15, "\(sport.keys.sorted())")
+        #expect(Set(common.keys).isDisjoint(with: sport.keys))
+        var seen: Set<String> = []
+        var checked = 0
+        for name in S.fixtureNames {
+            for (index, message) in S.androidMessages(S.changes(try S.fixture(name))).enumerated() {
+                guard case .object(let data) = try S.json(message.payload) else {
+                    Issue.record("\(name) message \(index + 1) is not an object")
+                    continue
+                }
+                #expect(Set(common.keys).isSubset(of: data.keys), "\(name) message \(index + 1)")
+                for (key, value) in data {
+                    guard let type = common[key] ?? sport[key] else {
+                        Issue.record("\(name) message \(index + 1): undocumented key \(key)")
+                        continue
+                    }
+                    guard case .string(let text) = value else {
+                        Issue.record("\(name) message \(index + 1): \(key) is not a string")
+                        continue
+                    }
+                    #expect(type.accepts(text), "\(name) message \(index + 1): \(key) = \"\(text)\" is not \(type)")
+                    seen.insert(key)
+                }
+                checked += 1
+            }
+        }
+        #expect(checked > 1000)
+        #expect(Set(sport.keys).isSubset(of: seen), "never seen: \(Set(sport.keys).subtracting(seen).sorted())")
+    }
+
     /// The type a key of the Android data map has on the wire, as the contract's table words it.
     enum WireType: CustomStringConvertible {
         case integer
@@ -167,8 +202,8 @@ struct AppContractTests {
 
     /// The keys of the data map table (`| \`key\`, \`key\` | type | meaning | example |`), with their
     /// types; `status` takes its values from the meaning column.
-    static func androidKeys(_ doc: String) -> [String: WireType] {
-        guard let start = doc.range(of: "### The data map") else { return [:] }
+    static func androidKeys(_ doc: String, section: String = "### The data map") -> [String: WireType] {
+        guard let start = doc.range(of: section) else { return [:] }
         var keys: [String: WireType] = [:]
         for line in doc[start.upperBound...].split(separator: "\n") {
             if line.hasPrefix("#") { break }

@@ -62,8 +62,19 @@ struct ContentStateSchemaTests {
                 }
             }
         }
+        // The golden streams of the fixture games, once written (activity pushes and broadcasts).
+        var golden = 0
+        for name in S.fixtureNames {
+            for line in S.golden(name, "pushes") + S.golden(name, "broadcasts") {
+                let state = SchemaCheck.member(try S.json(line), "payload", "aps", "content-state")
+                let problems = SchemaCheck.problems(state, against: schema)
+                #expect(problems.isEmpty, "\(name) golden: \(problems)")
+                golden += 1
+            }
+        }
         #expect(S.fixtureNames.count >= 12)
         #expect(checked > 1000)
+        print("checked \(checked) planned and \(golden) golden clock-sport content states against the schema")
         let promised: Set<String> = [
             "sport", "clock", "shootout", "redCards", "possession", "down", "distance", "yardLine",
         ]

@@ -14,7 +14,17 @@ enum S {
     static var fixtureNames: [String] {
         let folder = ContentStateSchemaTests.root.appendingPathComponent("fixtures/sports")
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return files.filter { $0.hasSuffix(".jsonl") }.map { String($0.dropLast(6)) }.sorted()
+        // Not the golden streams beside them (`*.pushes.jsonl`, `*.broadcasts.jsonl`, `*.android.jsonl`).
+        return files.filter { $0.hasSuffix(".jsonl") }.map { String($0.dropLast(6)) }.filter { !$0.contains(".") }
+            .sorted()
+    }
+
+    /// The lines of the golden stream `kind` (`pushes`, `broadcasts`, `android`) of fixture `name`,
+    /// when it has been written.
+    static func golden(_ name: String, _ kind: String) -> [String] {
+        let url = ContentStateSchemaTests.root.appendingPathComponent("fixtures/sports/\(name).\(kind).jsonl")
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").map(String.init)
     }
 
     /// The messages of fixture `name` of `fixtures/sports`.
