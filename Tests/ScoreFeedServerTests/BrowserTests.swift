@@ -134,6 +134,59 @@ final class Browser: Sendable {
         try png.write(to: URL(fileURLWithPath: path))
     }
 
+    /// The value of `expression` in the page now, as text (a promise is awaited).
+    func evaluate(_ expression: String) async throws -> String {
+        let results = try await call([
+            ("Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true])
+        ])
+        let value = (results.first?["result"] as? [String: Any])?["value"]
+        return value.map { "\($0)" } ?? ""
+    }
+
+    /// At a viewport of `width` × `height`: the value of `measure` (evaluated in the page), then a PNG
+    /// of each region `regions(measured)` gives (page coordinates, beyond the viewport too), written
+    /// to its path. The viewport lasts as long as the connection, so everything happens in it.
+    func atViewport(
+        width: Int, height: Int, mobile: Bool, measure: String,
+        regions: (String) throws -> [(path: String, x: Double, y: Double, width: Double, height: Double)]
+    ) async throws -> String {
+        let viewport: (method: String, params: [String: Any]) = (
+            "Emulation.setDeviceMetricsOverride",
+            ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile]
+        )
+        let settle: (method: String, params: [String: Any]) = (
+            "Runtime.evaluate", ["expression": "new Promise(r => setTimeout(r, 300))", "awaitPromise": true]
+        )
+        let measured = try await call([
+            viewport, settle, ("Runtime.evaluate", ["expression": measure, "returnByValue": true]),
+        ])
+        let value = ((measured.last?["result"] as? [String: Any])?["value"]).map { "\($0)" } ?? ""
+        let wanted = try regions(value)
+        let shots = try await call(
+            [viewport, settle]
+                + wanted.map { region in
+                    (
+                        "Page.captureScreenshot",
+                        [
+                            "format": "png", "captureBeyondViewport": true,
+                            "clip": [
+                                "x": region.x, "y": region.y, "width": region.width, "height": region.height,
+                                "scale": 1,
+                            ],
+                        ]
+                    )
+                })
+        for (region, result) in zip(wanted, shots.dropFirst(2)) {
+            guard let base64 = result["data"] as? String, let png = Data(base64Encoded: base64) else {
+                throw TestDatabaseError("chromium took no screenshot of \(region.path): \(result)")
+            }
+            try FileManager.default.createDirectory(
+                atPath: (region.path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try png.write(to: URL(fileURLWithPath: region.path))
+        }
+        return value
+    }
+
     func close() async {
         pid.signal(SIGTERM)
         _ = try? await process.value
