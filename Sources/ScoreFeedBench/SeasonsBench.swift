@@ -16,7 +16,8 @@ struct SeasonsBench: AsyncParsableCommand {
             380; seeded, every message checked by ScoreFold while it is written). Fold: ScoreFold.apply over \
             the whole season in memory, repeated, rounds interleaved across the sports, median ns per event. \
             End to end: the season through ingest, event log, projector and the audience's pushes into a \
-            throw-away schema of the configured database, as `retrosheet` does, µs per event. Target: every \
+            throw-away schema of the configured database, as `retrosheet` does, µs per event. Live: a few \
+            games per sport one message at a time (each ingested and projected on its own). Target: every \
             ratio to baseball at most 1.2.
             """
     )
@@ -47,6 +48,12 @@ struct SeasonsBench: AsyncParsableCommand {
 
     @Flag(help: "Only the in-memory part.")
     var memoryOnly = false
+
+    func validate() throws {
+        guard foldRounds >= 1, endToEndRounds >= 1, foldEvents >= 1, liveGames >= 0, scale > 0 else {
+            throw ValidationError("--fold-rounds, --end-to-end-rounds and --fold-events must be at least 1, --scale above 0")
+        }
+    }
 
     func run() async throws {
         var leagues = [League.mlb]
