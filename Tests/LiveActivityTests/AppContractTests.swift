@@ -55,7 +55,8 @@ struct AppContractTests {
         #expect(states.count > 5000 && attributes.count > 2000)
     }
 
-    @Test("the clock's dates decode, with the documented type and Foundation's default decoder, to the anchor's instants")
+    @Test(
+        "the clock's dates decode, with the documented type and Foundation's default decoder, to the anchor's instants")
     func clockDatesDecode() throws {
         let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/app-contract.md"), encoding: .utf8)
         let types = try #require(
@@ -129,7 +130,9 @@ struct AppContractTests {
         #expect(checked > 100)
     }
 
-    @Test("every clock-sport fixture game's Android message carries every common key and only documented sport keys, typed")
+    @Test(
+        "every clock-sport fixture game's Android message carries every common key and only documented sport keys, typed"
+    )
     func androidSportMessagesKeepTheContract() throws {
         let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/android-contract.md"), encoding: .utf8)
         let common = Self.androidKeys(doc)

@@ -88,7 +88,8 @@ struct SportsBudgetTests {
         let ordinary = changes.filter {
             guard case .pointsScored = $0.event else { return false }
             let state = $0.next
-            return state.periodNumber < 4 || (state.periodNumber == 4 && state.clock!.value(at: state.updatedAt) > 120_000)
+            return state.periodNumber < 4
+                || (state.periodNumber == 4 && state.clock!.value(at: state.updatedAt) > 120_000)
         }
         #expect(ordinary.count > 150)
         // The late baskets are moments, more than the hour's budget: it binds (the rest go at 5).

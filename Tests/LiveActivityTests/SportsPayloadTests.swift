@@ -12,7 +12,9 @@ struct SportsPayloadTests {
         return SchemaCheck.member(start, "aps", "content-state").serialized()
     }
 
-    @Test("a basketball content state, exactly: baseball's keys, the period label as inning, the clock as seconds since 2001")
+    @Test(
+        "a basketball content state, exactly: baseball's keys, the period label as inning, the clock as seconds since 2001"
+    )
     func exactBasketball() throws {
         var game = SportsMomentTests.started(.basketball, "nba")
         game.add(SportsMomentTests.scored(.away, .three), 70.5)
@@ -53,7 +55,8 @@ struct SportsPayloadTests {
         #expect(downs.contains(#""distance":7,"down":3,"homeScore":0"#), "\(downs)")
         #expect(downs.contains(#""possession":"home","sport":"football","status":"inprogress","yardLine":65}}"#))
         football.add(
-            .situationChanged(Situation(possession: .away, down: nil, distance: nil, yardLine: nil), turnover: true, clockMs: nil),
+            .situationChanged(
+                Situation(possession: .away, down: nil, distance: nil, yardLine: nil), turnover: true, clockMs: nil),
             40)
         let possessionOnly = try Self.contentState(try #require(football.final))
         #expect(possessionOnly.contains(#""possession":"away""#) && !possessionOnly.contains("down"))
@@ -123,7 +126,8 @@ struct SportsPayloadTests {
             setup: GameSetup(sport: .football, rules: rules))
         state.periodNumber = 99
         state.periodEnded = true
-        state.clock = GameClock(at: state.updatedAt.addingTimeInterval(-0.001), ms: 999_999, running: false, countsDown: true)
+        state.clock = GameClock(
+            at: state.updatedAt.addingTimeInterval(-0.001), ms: 999_999, running: false, countsDown: true)
         state.shootout = SideTally(home: 999, away: 998)
         state.redCards = SideTally(home: 99, away: 98)
         state.situation = Situation(possession: .away, down: 4, distance: 99, yardLine: 99)
@@ -138,7 +142,8 @@ struct SportsPayloadTests {
                 for: &target, at: state.updatedAt
             ).last)
         #expect(push.payload.utf8.count <= 1024, "\(push.payload.utf8.count) bytes: \(push.payload)")
-        let start = StartPayload.json(state: state, timestamp: Int(Int32.max), channelId: String(repeating: "c", count: 64))
+        let start = StartPayload.json(
+            state: state, timestamp: Int(Int32.max), channelId: String(repeating: "c", count: 64))
         #expect(start.utf8.count <= 4096, "\(start.utf8.count)")
         let android = LiveUpdate.json(state, seq: Int.max, event: .update)
         #expect(android.utf8.count <= 1024, "\(android.utf8.count)")
