@@ -40,16 +40,21 @@ enum SharedFold {
         state.retracted.append(id)
     }
 
-    /// `score.corrected`: the absolute scores, their change in the current period's scoring list.
+    /// `score.corrected`: the absolute scores, their change in the current period's scoring list (in a
+    /// shoot-out, which the line score leaves out, in the period before it).
     static func correct(home: Int, away: Int, id: String, in state: inout ScoreState) {
         let change = (home: home - state.homeScore, away: away - state.awayScore)
         state.homeScore = home
         state.awayScore = away
         guard change.home != 0 || change.away != 0 else { return }
         let inPlay = state.inPlayScore
+        var period = state.sport == .baseball ? state.inningNumber : state.periodNumber
+        if state.sport != .baseball && state.rules.kind(ofPeriod: period, sport: state.sport) == .shootout {
+            period -= 1
+        }
         state.scoring.append(
             ScoringPlay(
-                id: id, period: state.sport == .baseball ? state.inningNumber : state.periodNumber, clock: nil,
+                id: id, period: period, clock: nil,
                 side: nil, points: 0, kind: .correction, player: nil, homeChange: change.home,
                 awayChange: change.away, homeScore: inPlay.home, awayScore: inPlay.away))
     }
