@@ -70,8 +70,11 @@ private func soccerTied(_ more: [ScoreEvent] = []) -> [ScoreEvent] {
 
 /// Three NHL periods 2-2 and a scoreless overtime, then `more`.
 private func nhlToShootout(_ more: [ScoreEvent] = []) -> [ScoreEvent] {
-    [.gameStarted, homeGoal, awayGoal, .end(1), .start(2), homeGoal, .end(2), .start(3), awayGoal, .end(3), .start(4),
-        .end(4)] + more
+    [
+        .gameStarted, homeGoal, awayGoal, .end(1), .start(2), homeGoal, .end(2), .start(3), awayGoal, .end(3),
+        .start(4),
+        .end(4),
+    ] + more
 }
 
 private func attempts(_ kicks: [(Side, Bool)]) -> [ScoreEvent] {
@@ -105,61 +108,133 @@ struct ClockFoldTests {
     @Test(
         "periods start and end in order",
         arguments: [
-            Script("period.ended of the current period", "nba", [.gameStarted, .end(1)], .summary("inprogress End of Q1 0-0")),
+            Script(
+                "period.ended of the current period", "nba", [.gameStarted, .end(1)],
+                .summary("inprogress End of Q1 0-0")),
             Script("the next period", "nba", [.gameStarted, .end(1), .start(2)], .summary("inprogress Q2 0-0")),
-            Script("the next period with its kind", "nba", [.gameStarted, .end(1), .start(2, .regulation)], .summary("inprogress Q2 0-0")),
-            Script("period.started of the running period confirms", "nba", [.gameStarted, .start(1)], .summary("inprogress Q1 0-0")),
-            Script("confirmation with the wrong kind", "nba", [.gameStarted, .start(1, .overtime)], .error("rule-broken")),
-            Script("next period with the wrong kind", "nba", [.gameStarted, .end(1), .start(2, .overtime)], .error("rule-broken")),
+            Script(
+                "the next period with its kind", "nba", [.gameStarted, .end(1), .start(2, .regulation)],
+                .summary("inprogress Q2 0-0")),
+            Script(
+                "period.started of the running period confirms", "nba", [.gameStarted, .start(1)],
+                .summary("inprogress Q1 0-0")),
+            Script(
+                "confirmation with the wrong kind", "nba", [.gameStarted, .start(1, .overtime)], .error("rule-broken")),
+            Script(
+                "next period with the wrong kind", "nba", [.gameStarted, .end(1), .start(2, .overtime)],
+                .error("rule-broken")),
             Script("a period skipped", "nba", [.gameStarted, .end(1), .start(3)], .error("rule-broken")),
             Script("an ended period again", "nba", [.gameStarted, .end(1), .start(1)], .error("rule-broken")),
-            Script("a period back", "nba", [.gameStarted, .end(1), .start(2), .end(2), .start(2)], .error("rule-broken")),
+            Script(
+                "a period back", "nba", [.gameStarted, .end(1), .start(2), .end(2), .start(2)], .error("rule-broken")),
             Script("period.ended twice", "nba", [.gameStarted, .end(1), .end(1)], .error("rule-broken")),
             Script("period.ended of another period", "nba", [.gameStarted, .end(2)], .error("rule-broken")),
             Script("period.started before game.started", "nba", [.start(1)], .error("not-started")),
             Script("period.ended before game.started", "nba", [.end(1)], .error("not-started")),
-            Script("period.started while delayed", "nba", [.gameStarted, .end(1), .statusChanged(.delayed), .start(2)], .error("not-in-progress")),
+            Script(
+                "period.started while delayed", "nba", [.gameStarted, .end(1), .statusChanged(.delayed), .start(2)],
+                .error("not-in-progress")),
             Script("period 5 of a league match", "league-soccer", soccerTied([.start(3)]), .error("rule-broken")),
             Script("half-time", "league-soccer", [.gameStarted, .end(1)], .summary("inprogress Half-time 0-0")),
-            Script("second half", "league-soccer", [.gameStarted, .end(1), .start(2)], .summary("inprogress 2nd Half 0-0")),
+            Script(
+                "second half", "league-soccer", [.gameStarted, .end(1), .start(2)], .summary("inprogress 2nd Half 0-0")),
             Script("end of the second half", "league-soccer", soccerTied(), .summary("inprogress End of 2nd Half 1-1")),
-            Script("NCAA men's halves", "ncaa-men", [.gameStarted, .end(1)], .summary("inprogress End of 1st Half 0-0")),
-            Script("NCAA men's third period is overtime", "ncaa-men", [.gameStarted, .end(1), .start(2), .end(2), .start(3)], .summary("inprogress OT 0-0")),
-            Script("hockey periods", "nhl", [.gameStarted, .end(1), .start(2), .end(2), .start(3)], .summary("inprogress 3rd 0-0")),
+            Script(
+                "NCAA men's halves", "ncaa-men", [.gameStarted, .end(1)], .summary("inprogress End of 1st Half 0-0")),
+            Script(
+                "NCAA men's third period is overtime", "ncaa-men",
+                [.gameStarted, .end(1), .start(2), .end(2), .start(3)], .summary("inprogress OT 0-0")),
+            Script(
+                "hockey periods", "nhl", [.gameStarted, .end(1), .start(2), .end(2), .start(3)],
+                .summary("inprogress 3rd 0-0")),
             Script("end of a hockey period", "nhl", [.gameStarted, .end(1)], .summary("inprogress End of 1st 0-0")),
-            Script("football quarters", "nfl", [.gameStarted, .end(1), .start(2), .end(2), .start(3), .end(3), .start(4)], .summary("inprogress Q4 0-0")),
+            Script(
+                "football quarters", "nfl", [.gameStarted, .end(1), .start(2), .end(2), .start(3), .end(3), .start(4)],
+                .summary("inprogress Q4 0-0")),
         ])
     func periodOrder(_ row: Script) { row.check() }
 
     @Test(
         "overtime only when tied; a shoot-out only where the rules have one",
         arguments: [
-            Script("NBA overtime when tied", "nba", nbaTied([.start(5)]), .summary("inprogress OT 3-3"), lineScore: "Q1 3-3, Q2 0-0, Q3 0-0, Q4 0-0, OT 0-0"),
+            Script(
+                "NBA overtime when tied", "nba", nbaTied([.start(5)]), .summary("inprogress OT 3-3"),
+                lineScore: "Q1 3-3, Q2 0-0, Q3 0-0, Q4 0-0, OT 0-0"),
             Script("NBA overtime with its kind", "nba", nbaTied([.start(5, .overtime)]), .summary("inprogress OT 3-3")),
-            Script("NBA overtime not tied", "nba", [.gameStarted, home3, .end(1), .start(2), .end(2), .start(3), .end(3), .start(4), .end(4), .start(5)], .error("rule-broken")),
-            Script("NBA second overtime when tied again", "nba", nbaTied([.start(5), home3, away2, .score(.away, .freeThrow), .end(5), .start(6)]), .summary("inprogress 2OT 6-6")),
-            Script("NBA third overtime", "nba", nbaTied([.start(5), .end(5), .start(6), .end(6), .start(7)]), .summary("inprogress 3OT 3-3")),
-            Script("NBA second overtime not tied", "nba", nbaTied([.start(5), home3, .end(5), .start(6)]), .error("rule-broken")),
+            Script(
+                "NBA overtime not tied", "nba",
+                [.gameStarted, home3, .end(1), .start(2), .end(2), .start(3), .end(3), .start(4), .end(4), .start(5)],
+                .error("rule-broken")),
+            Script(
+                "NBA second overtime when tied again", "nba",
+                nbaTied([.start(5), home3, away2, .score(.away, .freeThrow), .end(5), .start(6)]),
+                .summary("inprogress 2OT 6-6")),
+            Script(
+                "NBA third overtime", "nba", nbaTied([.start(5), .end(5), .start(6), .end(6), .start(7)]),
+                .summary("inprogress 3OT 3-3")),
+            Script(
+                "NBA second overtime not tied", "nba", nbaTied([.start(5), home3, .end(5), .start(6)]),
+                .error("rule-broken")),
             Script("NBA shoot-out", "nba", nbaTied([.start(5, .shootout)]), .error("rule-broken")),
-            Script("NBA shoot-out attempt", "nba", nbaTied([.start(5), .shootoutAttempt(team: .home, scored: true, player: nil)]), .error("rule-broken")),
-            Script("league soccer shoot-out", "league-soccer", soccerTied([.start(3, .shootout)]), .error("rule-broken")),
-            Script("league soccer shoot-out attempt", "league-soccer", soccerTied([.shootoutAttempt(team: .home, scored: true, player: nil)]), .error("rule-broken")),
+            Script(
+                "NBA shoot-out attempt", "nba",
+                nbaTied([.start(5), .shootoutAttempt(team: .home, scored: true, player: nil)]), .error("rule-broken")),
+            Script(
+                "league soccer shoot-out", "league-soccer", soccerTied([.start(3, .shootout)]), .error("rule-broken")),
+            Script(
+                "league soccer shoot-out attempt", "league-soccer",
+                soccerTied([.shootoutAttempt(team: .home, scored: true, player: nil)]), .error("rule-broken")),
             Script("extra time when tied", "knockout-soccer", soccerTied([.start(3)]), .summary("inprogress ET1 1-1")),
-            Script("extra time not tied", "knockout-soccer", [.gameStarted, homeGoal, .end(1), .start(2), .end(2), .start(3)], .error("rule-broken")),
-            Script("ET2 without a tie", "knockout-soccer", soccerTied([.start(3), awayGoal, .end(3), .start(4, .extraTime)]), .summary("inprogress ET2 1-2")),
-            Script("no shoot-out after ET2 not tied", "knockout-soccer", soccerTied([.start(3), awayGoal, .end(3), .start(4), .end(4), .start(5)]), .error("rule-broken")),
-            Script("soccer shoot-out after ET2 tied", "knockout-soccer", soccerTied([.start(3), .end(3), .start(4), .end(4), .start(5, .shootout)]), .summary("inprogress Pens 1-1 SO 0-0")),
-            Script("no period after the shoot-out", "knockout-soccer", soccerTied([.start(3), .end(3), .start(4), .end(4), .start(5), .end(5), .start(6)]), .error("rule-broken")),
-            Script("a shoot-out before extra time", "knockout-soccer", soccerTied([.start(3, .shootout)]), .error("rule-broken")),
-            Script("NHL overtime", "nhl", [.gameStarted, .end(1), .start(2), .end(2), .start(3), .end(3), .start(4)], .summary("inprogress OT 0-0")),
+            Script(
+                "extra time not tied", "knockout-soccer",
+                [.gameStarted, homeGoal, .end(1), .start(2), .end(2), .start(3)], .error("rule-broken")),
+            Script(
+                "ET2 without a tie", "knockout-soccer",
+                soccerTied([.start(3), awayGoal, .end(3), .start(4, .extraTime)]), .summary("inprogress ET2 1-2")),
+            Script(
+                "no shoot-out after ET2 not tied", "knockout-soccer",
+                soccerTied([.start(3), awayGoal, .end(3), .start(4), .end(4), .start(5)]), .error("rule-broken")),
+            Script(
+                "soccer shoot-out after ET2 tied", "knockout-soccer",
+                soccerTied([.start(3), .end(3), .start(4), .end(4), .start(5, .shootout)]),
+                .summary("inprogress Pens 1-1 SO 0-0")),
+            Script(
+                "no period after the shoot-out", "knockout-soccer",
+                soccerTied([.start(3), .end(3), .start(4), .end(4), .start(5), .end(5), .start(6)]),
+                .error("rule-broken")),
+            Script(
+                "a shoot-out before extra time", "knockout-soccer", soccerTied([.start(3, .shootout)]),
+                .error("rule-broken")),
+            Script(
+                "NHL overtime", "nhl", [.gameStarted, .end(1), .start(2), .end(2), .start(3), .end(3), .start(4)],
+                .summary("inprogress OT 0-0")),
             Script("NHL shoot-out", "nhl", nhlToShootout([.start(5)]), .summary("inprogress SO 2-2 SO 0-0")),
             Script("NHL no second overtime", "nhl", nhlToShootout([.start(5, .overtime)]), .error("rule-broken")),
-            Script("NHL playoffs second overtime", "nhl-playoffs", nhlToShootout([.start(5)]), .summary("inprogress 2OT 2-2")),
-            Script("NHL playoffs no shoot-out", "nhl-playoffs", nhlToShootout([.start(5, .shootout)]), .error("rule-broken")),
-            Script("NFL one overtime", "nfl", [.gameStarted, .end(1), .start(2), .end(2), .start(3), .end(3), .start(4), .end(4), .start(5), .end(5), .start(6)], .error("rule-broken")),
-            Script("NCAA football untimed overtimes", "ncaa-football", [.gameStarted, .end(1), .start(2), .end(2), .start(3), .end(3), .start(4), .end(4), .start(5), .end(5), .start(6)], .summary("inprogress 2OT 0-0")),
-            Script("shoot-out attempt before the shoot-out", "nhl", nhlToShootout([.shootoutAttempt(team: .home, scored: true, player: nil)]), .error("rule-broken")),
-            Script("shoot-out attempt after the shoot-out ended", "nhl", nhlToShootout([.start(5), .end(5), .shootoutAttempt(team: .home, scored: true, player: nil)]), .error("rule-broken")),
+            Script(
+                "NHL playoffs second overtime", "nhl-playoffs", nhlToShootout([.start(5)]),
+                .summary("inprogress 2OT 2-2")),
+            Script(
+                "NHL playoffs no shoot-out", "nhl-playoffs", nhlToShootout([.start(5, .shootout)]),
+                .error("rule-broken")),
+            Script(
+                "NFL one overtime", "nfl",
+                [
+                    .gameStarted, .end(1), .start(2), .end(2), .start(3), .end(3), .start(4), .end(4), .start(5),
+                    .end(5), .start(6),
+                ], .error("rule-broken")),
+            Script(
+                "NCAA football untimed overtimes", "ncaa-football",
+                [
+                    .gameStarted, .end(1), .start(2), .end(2), .start(3), .end(3), .start(4), .end(4), .start(5),
+                    .end(5), .start(6),
+                ], .summary("inprogress 2OT 0-0")),
+            Script(
+                "shoot-out attempt before the shoot-out", "nhl",
+                nhlToShootout([.shootoutAttempt(team: .home, scored: true, player: nil)]), .error("rule-broken")),
+            Script(
+                "shoot-out attempt after the shoot-out ended", "nhl",
+                nhlToShootout([.start(5), .end(5), .shootoutAttempt(team: .home, scored: true, player: nil)]),
+                .error("rule-broken")),
             Script("points in a shoot-out", "nhl", nhlToShootout([.start(5), homeGoal]), .error("rule-broken")),
         ])
     func overtime(_ row: Script) { row.check() }
@@ -168,43 +243,118 @@ struct ClockFoldTests {
         "points.scored: while a period runs, a kind of the sport worth its points",
         arguments: [
             Script("a three", "nba", [.gameStarted, home3], .summary("inprogress Q1 3-0")),
-            Script("every basketball kind", "nba", [.gameStarted, home3, .score(.away, .two), .score(.home, .freeThrow)], .summary("inprogress Q1 4-2")),
-            Script("every football kind", "nfl", [.gameStarted, .score(.home, .touchdown), .score(.home, .extraPoint), .score(.away, .touchdown), .score(.away, .twoPointConversion), .score(.home, .fieldGoal), .score(.away, .safety), .score(.home, .defensiveConversion)], .summary("inprogress Q1 12-10")),
-            Script("every soccer kind", "league-soccer", [.gameStarted, homeGoal, .score(.away, .penalty), .score(.away, .ownGoal)], .summary("inprogress 1st Half 1-2")),
+            Script(
+                "every basketball kind", "nba", [.gameStarted, home3, .score(.away, .two), .score(.home, .freeThrow)],
+                .summary("inprogress Q1 4-2")),
+            Script(
+                "every football kind", "nfl",
+                [
+                    .gameStarted, .score(.home, .touchdown), .score(.home, .extraPoint), .score(.away, .touchdown),
+                    .score(.away, .twoPointConversion), .score(.home, .fieldGoal), .score(.away, .safety),
+                    .score(.home, .defensiveConversion),
+                ], .summary("inprogress Q1 12-10")),
+            Script(
+                "every soccer kind", "league-soccer",
+                [.gameStarted, homeGoal, .score(.away, .penalty), .score(.away, .ownGoal)],
+                .summary("inprogress 1st Half 1-2")),
             Script("a goal in hockey", "nhl", [.gameStarted, awayGoal], .summary("inprogress 1st 0-1")),
-            Script("a goal in a finished period", "league-soccer", [.gameStarted, .end(1), homeGoal], .error("rule-broken")),
+            Script(
+                "a goal in a finished period", "league-soccer", [.gameStarted, .end(1), homeGoal], .error("rule-broken")
+            ),
             Script("a basket at the end of a quarter", "nba", [.gameStarted, .end(1), home3], .error("rule-broken")),
             Script("a goal before the start", "nhl", [homeGoal], .error("not-started")),
-            Script("a goal during a delay", "nhl", [.gameStarted, .statusChanged(.delayed), homeGoal], .error("not-in-progress")),
-            Script("a goal after the end", "nhl", [.gameStarted, homeGoal, .gameEnded(.closed), homeGoal], .error("game-ended")),
+            Script(
+                "a goal during a delay", "nhl", [.gameStarted, .statusChanged(.delayed), homeGoal],
+                .error("not-in-progress")),
+            Script(
+                "a goal after the end", "nhl", [.gameStarted, homeGoal, .gameEnded(.closed), homeGoal],
+                .error("game-ended")),
             Script("a goal in basketball", "nba", [.gameStarted, homeGoal], .error("rule-broken")),
             Script("a three in soccer", "league-soccer", [.gameStarted, home3], .error("rule-broken")),
             Script("a penalty in hockey", "nhl", [.gameStarted, .score(.home, .penalty)], .error("rule-broken")),
             Script("a goal in football", "nfl", [.gameStarted, homeGoal], .error("rule-broken")),
-            Script("a touchdown in basketball", "nba", [.gameStarted, .score(.home, .touchdown)], .error("rule-broken")),
-            Script("a four-point basket", "nba", [.gameStarted, .pointsScored(PointsScored(team: .home, points: 4, kind: .three))], .error("invalid-event")),
-            Script("a run as points", "nba", [.gameStarted, .pointsScored(PointsScored(team: .home, points: 1, kind: .run))], .error("invalid-event")),
-            Script("a correction as points", "nba", [.gameStarted, .pointsScored(PointsScored(team: .home, points: 0, kind: .correction))], .error("invalid-event")),
-            Script("past 999", "nba", [.gameStarted, .scoreCorrected(homeScore: 998, awayScore: 0), home3], .error("score-out-of-range")),
+            Script(
+                "a touchdown in basketball", "nba", [.gameStarted, .score(.home, .touchdown)], .error("rule-broken")),
+            Script(
+                "a four-point basket", "nba",
+                [.gameStarted, .pointsScored(PointsScored(team: .home, points: 4, kind: .three))],
+                .error("invalid-event")),
+            Script(
+                "a run as points", "nba",
+                [.gameStarted, .pointsScored(PointsScored(team: .home, points: 1, kind: .run))], .error("invalid-event")
+            ),
+            Script(
+                "a correction as points", "nba",
+                [.gameStarted, .pointsScored(PointsScored(team: .home, points: 0, kind: .correction))],
+                .error("invalid-event")),
+            Script(
+                "past 999", "nba", [.gameStarted, .scoreCorrected(homeScore: 998, awayScore: 0), home3],
+                .error("score-out-of-range")),
         ])
     func pointsScored(_ row: Script) { row.check() }
 
     @Test(
         "cards in soccer only, situations in football only, baseball's events in baseball only",
         arguments: [
-            Script("a yellow card", "league-soccer", [.gameStarted, .cardShown(team: .home, card: .yellow, player: nil, clockMs: nil)], .summary("inprogress 1st Half 0-0")),
-            Script("a card at half-time", "league-soccer", [.gameStarted, .end(1), .cardShown(team: .home, card: .red, player: nil, clockMs: nil)], .summary("inprogress Half-time 0-0")),
-            Script("a card before the start", "league-soccer", [.cardShown(team: .home, card: .red, player: nil, clockMs: nil)], .error("not-started")),
-            Script("a card in basketball", "nba", [.gameStarted, .cardShown(team: .home, card: .red, player: nil, clockMs: nil)], .error("rule-broken")),
-            Script("a card in hockey", "nhl", [.gameStarted, .cardShown(team: .home, card: .yellow, player: nil, clockMs: nil)], .error("rule-broken")),
-            Script("a situation in football", "nfl", [.gameStarted, .situationChanged(Situation(possession: .home, down: 1, distance: 10, yardLine: 25), turnover: false, clockMs: nil)], .summary("inprogress Q1 0-0")),
-            Script("a situation before the start", "nfl", [.situationChanged(Situation(possession: .home, down: nil, distance: nil, yardLine: nil), turnover: false, clockMs: nil)], .error("not-started")),
-            Script("a situation in soccer", "league-soccer", [.gameStarted, .situationChanged(Situation(possession: .home, down: nil, distance: nil, yardLine: nil), turnover: false, clockMs: nil)], .error("rule-broken")),
-            Script("a down in basketball", "nba", [.gameStarted, .situationChanged(Situation(possession: .home, down: 1, distance: 10, yardLine: 25), turnover: false, clockMs: nil)], .error("rule-broken")),
-            Script("a run in soccer", "league-soccer", [.gameStarted, .runScored(team: .home, runs: 1)], .error("rule-broken")),
-            Script("an inning in hockey", "nhl", [.gameStarted, .inningChanged(inning: 2, half: .top)], .error("rule-broken")),
+            Script(
+                "a yellow card", "league-soccer",
+                [.gameStarted, .cardShown(team: .home, card: .yellow, player: nil, clockMs: nil)],
+                .summary("inprogress 1st Half 0-0")),
+            Script(
+                "a card at half-time", "league-soccer",
+                [.gameStarted, .end(1), .cardShown(team: .home, card: .red, player: nil, clockMs: nil)],
+                .summary("inprogress Half-time 0-0")),
+            Script(
+                "a card before the start", "league-soccer",
+                [.cardShown(team: .home, card: .red, player: nil, clockMs: nil)], .error("not-started")),
+            Script(
+                "a card in basketball", "nba",
+                [.gameStarted, .cardShown(team: .home, card: .red, player: nil, clockMs: nil)], .error("rule-broken")),
+            Script(
+                "a card in hockey", "nhl",
+                [.gameStarted, .cardShown(team: .home, card: .yellow, player: nil, clockMs: nil)], .error("rule-broken")
+            ),
+            Script(
+                "a situation in football", "nfl",
+                [
+                    .gameStarted,
+                    .situationChanged(
+                        Situation(possession: .home, down: 1, distance: 10, yardLine: 25), turnover: false, clockMs: nil
+                    ),
+                ], .summary("inprogress Q1 0-0")),
+            Script(
+                "a situation before the start", "nfl",
+                [
+                    .situationChanged(
+                        Situation(possession: .home, down: nil, distance: nil, yardLine: nil), turnover: false,
+                        clockMs: nil)
+                ], .error("not-started")),
+            Script(
+                "a situation in soccer", "league-soccer",
+                [
+                    .gameStarted,
+                    .situationChanged(
+                        Situation(possession: .home, down: nil, distance: nil, yardLine: nil), turnover: false,
+                        clockMs: nil),
+                ], .error("rule-broken")),
+            Script(
+                "a down in basketball", "nba",
+                [
+                    .gameStarted,
+                    .situationChanged(
+                        Situation(possession: .home, down: 1, distance: 10, yardLine: 25), turnover: false, clockMs: nil
+                    ),
+                ], .error("rule-broken")),
+            Script(
+                "a run in soccer", "league-soccer", [.gameStarted, .runScored(team: .home, runs: 1)],
+                .error("rule-broken")),
+            Script(
+                "an inning in hockey", "nhl", [.gameStarted, .inningChanged(inning: 2, half: .top)],
+                .error("rule-broken")),
             Script("an out in football", "nfl", [.gameStarted, .outRecorded(outs: 1)], .error("rule-broken")),
-            Script("bases in basketball", "nba", [.gameStarted, .basesChanged(Bases(first: true, second: false, third: false))], .error("rule-broken")),
+            Script(
+                "bases in basketball", "nba",
+                [.gameStarted, .basesChanged(Bases(first: true, second: false, third: false))], .error("rule-broken")),
         ])
     func sportEvents(_ row: Script) { row.check() }
 
@@ -214,7 +364,8 @@ struct ClockFoldTests {
             .start(2), .end(1), .clockSet(ms: 0), .clockStarted(ms: nil), .clockStopped(ms: nil), homeGoal,
             .shootoutAttempt(team: .home, scored: true, player: nil),
             .cardShown(team: .home, card: .red, player: nil, clockMs: nil),
-            .situationChanged(Situation(possession: .home, down: nil, distance: nil, yardLine: nil), turnover: false, clockMs: nil),
+            .situationChanged(
+                Situation(possession: .home, down: nil, distance: nil, yardLine: nil), turnover: false, clockMs: nil),
         ]
         let playing = T.state(.inprogress, 4, .top)
         for event in events {
@@ -232,27 +383,77 @@ struct ClockFoldTests {
         "game.ended closed: a tie stands only where the rules say, or after a decided shoot-out",
         arguments: [
             Script("NBA tied", "nba", nbaTied([.gameEnded(.closed)]), .error("rule-broken")),
-            Script("NBA tied after overtime", "nba", nbaTied([.start(5), .end(5), .gameEnded(.closed)]), .error("rule-broken")),
-            Script("NBA won in overtime", "nba", nbaTied([.start(5), away2, .end(5), .gameEnded(.closed)]), .summary("closed Final/OT 3-5"), lineScore: "Q1 3-3, Q2 0-0, Q3 0-0, Q4 0-0, OT 0-2"),
-            Script("NBA won in 2OT", "nba", nbaTied([.start(5), .end(5), .start(6), away2, .end(6), .gameEnded(.closed)]), .summary("closed Final/2OT 3-5")),
-            Script("NBA won in regulation", "nba", [.gameStarted, home3, .end(1), .gameEnded(.closed)], .summary("closed Final 3-0")),
-            Script("NFL tie stands", "nfl", [.gameStarted, .end(1), .gameEnded(.closed)], .summary("closed Final 0-0")),
-            Script("NFL tie after overtime", "nfl", [.gameStarted, .end(1), .start(2), .end(2), .start(3), .end(3), .start(4), .end(4), .start(5), .end(5), .gameEnded(.closed)], .summary("closed Final/OT 0-0")),
-            Script("NFL playoffs tied", "nfl-playoffs", [.gameStarted, .end(1), .gameEnded(.closed)], .error("rule-broken")),
-            Script("league soccer draw", "league-soccer", soccerTied([.gameEnded(.closed)]), .summary("closed Final 1-1"), lineScore: "1st Half 1-0, 2nd Half 0-1"),
-            Script("knockout soccer tied after 90", "knockout-soccer", soccerTied([.gameEnded(.closed)]), .error("rule-broken")),
-            Script("knockout soccer after extra time", "knockout-soccer", soccerTied([.start(3), homeGoal, .end(3), .start(4), .end(4), .gameEnded(.closed)]), .summary("closed Final/AET 2-1"), lineScore: "1st Half 1-0, 2nd Half 0-1, ET1 1-0, ET2 0-0"),
-            Script("knockout soccer shoot-out undecided", "knockout-soccer", soccerTied([.start(3), .end(3), .start(4), .end(4), .start(5)] + attempts([(.home, true), (.away, true)]) + [.gameEnded(.closed)]), .error("rule-broken")),
-            Script("knockout soccer shoot-out decided: not in the score", "knockout-soccer", soccerTied([.start(3), .end(3), .start(4), .end(4), .start(5)] + attempts([(.home, true), (.away, false), (.home, false), (.away, true), (.home, true), (.away, false)]) + [.end(5), .gameEnded(.closed)]), .summary("closed Final/Pens 1-1 SO 2-1"), lineScore: "1st Half 1-0, 2nd Half 0-1, ET1 0-0, ET2 0-0"),
+            Script(
+                "NBA tied after overtime", "nba", nbaTied([.start(5), .end(5), .gameEnded(.closed)]),
+                .error("rule-broken")),
+            Script(
+                "NBA won in overtime", "nba", nbaTied([.start(5), away2, .end(5), .gameEnded(.closed)]),
+                .summary("closed Final/OT 3-5"), lineScore: "Q1 3-3, Q2 0-0, Q3 0-0, Q4 0-0, OT 0-2"),
+            Script(
+                "NBA won in 2OT", "nba", nbaTied([.start(5), .end(5), .start(6), away2, .end(6), .gameEnded(.closed)]),
+                .summary("closed Final/2OT 3-5")),
+            Script(
+                "NBA won in regulation", "nba", [.gameStarted, home3, .end(1), .gameEnded(.closed)],
+                .summary("closed Final 3-0")),
+            Script(
+                "NFL tie stands", "nfl", [.gameStarted, .end(1), .gameEnded(.closed)], .summary("closed Final 0-0")),
+            Script(
+                "NFL tie after overtime", "nfl",
+                [
+                    .gameStarted, .end(1), .start(2), .end(2), .start(3), .end(3), .start(4), .end(4), .start(5),
+                    .end(5), .gameEnded(.closed),
+                ], .summary("closed Final/OT 0-0")),
+            Script(
+                "NFL playoffs tied", "nfl-playoffs", [.gameStarted, .end(1), .gameEnded(.closed)], .error("rule-broken")
+            ),
+            Script(
+                "league soccer draw", "league-soccer", soccerTied([.gameEnded(.closed)]), .summary("closed Final 1-1"),
+                lineScore: "1st Half 1-0, 2nd Half 0-1"),
+            Script(
+                "knockout soccer tied after 90", "knockout-soccer", soccerTied([.gameEnded(.closed)]),
+                .error("rule-broken")),
+            Script(
+                "knockout soccer after extra time", "knockout-soccer",
+                soccerTied([.start(3), homeGoal, .end(3), .start(4), .end(4), .gameEnded(.closed)]),
+                .summary("closed Final/AET 2-1"), lineScore: "1st Half 1-0, 2nd Half 0-1, ET1 1-0, ET2 0-0"),
+            Script(
+                "knockout soccer shoot-out undecided", "knockout-soccer",
+                soccerTied(
+                    [.start(3), .end(3), .start(4), .end(4), .start(5)] + attempts([(.home, true), (.away, true)]) + [
+                        .gameEnded(.closed)
+                    ]), .error("rule-broken")),
+            Script(
+                "knockout soccer shoot-out decided: not in the score", "knockout-soccer",
+                soccerTied(
+                    [.start(3), .end(3), .start(4), .end(4), .start(5)]
+                        + attempts([
+                            (.home, true), (.away, false), (.home, false), (.away, true), (.home, true), (.away, false),
+                        ]) + [.end(5), .gameEnded(.closed)]), .summary("closed Final/Pens 1-1 SO 2-1"),
+                lineScore: "1st Half 1-0, 2nd Half 0-1, ET1 0-0, ET2 0-0"),
             Script("NHL tied after overtime", "nhl", nhlToShootout([.gameEnded(.closed)]), .error("rule-broken")),
-            Script("NHL shoot-out undecided", "nhl", nhlToShootout([.start(5)] + attempts([(.home, false), (.away, false)]) + [.gameEnded(.closed)]), .error("rule-broken")),
-            Script("NHL shoot-out won by home: one goal more", "nhl", nhlToShootout([.start(5)] + attempts([(.home, true), (.away, false)]) + [.gameEnded(.closed)]), .summary("closed Final/SO 3-2 SO 1-0"), lineScore: "1st 1-1, 2nd 1-0, 3rd 0-1, OT 0-0"),
-            Script("NHL shoot-out won by away", "nhl", nhlToShootout([.start(5)] + attempts([(.home, false), (.away, true), (.home, true), (.away, true)]) + [.end(5), .gameEnded(.closed)]), .summary("closed Final/SO 2-3 SO 1-2")),
-            Script("NHL won in overtime", "nhl", Array(nhlToShootout().dropLast()) + [awayGoal, .gameEnded(.closed)], .summary("closed Final/OT 2-3")),
+            Script(
+                "NHL shoot-out undecided", "nhl",
+                nhlToShootout([.start(5)] + attempts([(.home, false), (.away, false)]) + [.gameEnded(.closed)]),
+                .error("rule-broken")),
+            Script(
+                "NHL shoot-out won by home: one goal more", "nhl",
+                nhlToShootout([.start(5)] + attempts([(.home, true), (.away, false)]) + [.gameEnded(.closed)]),
+                .summary("closed Final/SO 3-2 SO 1-0"), lineScore: "1st 1-1, 2nd 1-0, 3rd 0-1, OT 0-0"),
+            Script(
+                "NHL shoot-out won by away", "nhl",
+                nhlToShootout(
+                    [.start(5)] + attempts([(.home, false), (.away, true), (.home, true), (.away, true)]) + [
+                        .end(5), .gameEnded(.closed),
+                    ]), .summary("closed Final/SO 2-3 SO 1-2")),
+            Script(
+                "NHL won in overtime", "nhl", Array(nhlToShootout().dropLast()) + [awayGoal, .gameEnded(.closed)],
+                .summary("closed Final/OT 2-3")),
             Script("closed before the start", "nhl", [.gameEnded(.closed)], .error("not-started")),
             Script("cancelled before the start", "nhl", [.gameEnded(.cancelled)], .summary("cancelled Pre-game 0-0")),
             Script("postponed tied", "nba", nbaTied([.gameEnded(.postponed)]), .summary("postponed End of Q4 3-3")),
-            Script("ended twice", "nba", [.gameStarted, home3, .gameEnded(.closed), .gameEnded(.closed)], .error("game-ended")),
+            Script(
+                "ended twice", "nba", [.gameStarted, home3, .gameEnded(.closed), .gameEnded(.closed)],
+                .error("game-ended")),
         ])
     func gameEnded(_ row: Script) { row.check() }
 }

@@ -78,7 +78,8 @@ struct GameClockTests {
             Minute(clock: "45:00", periodEnd: 45, text: "45+1'"), Minute(clock: "46:30", periodEnd: 45, text: "45+2'"),
             Minute(clock: "47:12", periodEnd: 45, text: "45+3'"), Minute(clock: "45:00", periodEnd: 90, text: "46'"),
             Minute(clock: "52:12", periodEnd: 90, text: "53'"), Minute(clock: "93:12", periodEnd: 90, text: "90+4'"),
-            Minute(clock: "90:00", periodEnd: 105, text: "91'"), Minute(clock: "105:30", periodEnd: 105, text: "105+1'"),
+            Minute(clock: "90:00", periodEnd: 105, text: "91'"),
+            Minute(clock: "105:30", periodEnd: 105, text: "105+1'"),
             Minute(clock: "105:30", periodEnd: 120, text: "106'"),
             Minute(clock: "121:00", periodEnd: 120, text: "120+2'"),
         ])

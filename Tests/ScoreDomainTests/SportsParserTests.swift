@@ -45,7 +45,8 @@ struct SportsParserTests {
                     + #""logo":"https://example.com/logos/bos.png","name":"Boston Red Sox"},"id":"m1","#
                     + #""startsAt":"2019-04-01T19:05:00Z","type":"game.scheduled"}"#),
             Valid(
-                name: "baseball named, mlb named", json: #""type":"game.scheduled","sport":"baseball","#
+                name: "baseball named, mlb named",
+                json: #""type":"game.scheduled","sport":"baseball","#
                     + #""competition":"mlb","# + teams,
                 event: .gameScheduled(home: T.bos, away: T.nyy, startsAt: T.startsAt),
                 canonical:
@@ -64,7 +65,8 @@ struct SportsParserTests {
                     + #""periods":2,"shootout":false,"tieStands":true},"sport":"soccer","#
                     + #""startsAt":"2019-04-01T19:05:00Z","type":"game.scheduled"}"#),
             Valid(
-                name: "knockout soccer", json: #""type":"game.scheduled","sport":"soccer","#
+                name: "knockout soccer",
+                json: #""type":"game.scheduled","sport":"soccer","#
                     + #""competition":"knockout-soccer","# + teams,
                 event: setupEvent(.soccer, preset("knockout-soccer")),
                 canonical:
@@ -75,7 +77,8 @@ struct SportsParserTests {
                     + #""periods":2,"shootout":true,"tieStands":false},"sport":"soccer","#
                     + #""startsAt":"2019-04-01T19:05:00Z","type":"game.scheduled"}"#),
             Valid(
-                name: "basketball: nba, unlimited overtime", json: #""type":"game.scheduled","sport":"basketball","#
+                name: "basketball: nba, unlimited overtime",
+                json: #""type":"game.scheduled","sport":"basketball","#
                     + teams,
                 event: setupEvent(.basketball, preset("nba")),
                 canonical:
@@ -162,7 +165,8 @@ struct SportsParserTests {
         arguments: [
             Valid(
                 name: "period.started", json: #""type":"period.started","period":2"#,
-                event: .periodStarted(period: 2, kind: nil), canonical:
+                event: .periodStarted(period: 2, kind: nil),
+                canonical:
                     #"{"at":"2019-04-01T20:00:00Z","gameId":"g1","id":"m1","period":2,"type":"period.started"}"#),
             Valid(
                 name: "period.started with its kind", json: #""type":"period.started","period":99,"kind":"extraTime""#,
@@ -186,31 +190,39 @@ struct SportsParserTests {
                     #"{"at":"2019-04-01T20:00:00Z","clock":"12:00","gameId":"g1","id":"m1","type":"clock.set"}"#),
             Valid(
                 name: "clock.set with tenths", json: #""type":"clock.set","clock":"0:04.3""#,
-                event: .clockSet(ms: 4_300), canonical:
+                event: .clockSet(ms: 4_300),
+                canonical:
                     #"{"at":"2019-04-01T20:00:00Z","clock":"0:04.3","gameId":"g1","id":"m1","type":"clock.set"}"#),
             Valid(
                 name: "clock.set largest", json: #""type":"clock.set","clock":"999:59.9""#,
-                event: .clockSet(ms: 59_999_900), canonical:
+                event: .clockSet(ms: 59_999_900),
+                canonical:
                     #"{"at":"2019-04-01T20:00:00Z","clock":"999:59.9","gameId":"g1","id":"m1","type":"clock.set"}"#),
             Valid(
-                name: "clock.set leading zero and .0 are written short", json: #""type":"clock.set","clock":"093:12.0""#,
-                event: .clockSet(ms: 5_592_000), canonical:
+                name: "clock.set leading zero and .0 are written short",
+                json: #""type":"clock.set","clock":"093:12.0""#,
+                event: .clockSet(ms: 5_592_000),
+                canonical:
                     #"{"at":"2019-04-01T20:00:00Z","clock":"93:12","gameId":"g1","id":"m1","type":"clock.set"}"#),
             Valid(
                 name: "clock.started without a value", json: #""type":"clock.started""#,
-                event: .clockStarted(ms: nil), canonical:
+                event: .clockStarted(ms: nil),
+                canonical:
                     #"{"at":"2019-04-01T20:00:00Z","gameId":"g1","id":"m1","type":"clock.started"}"#),
             Valid(
                 name: "clock.started from a value", json: #""type":"clock.started","clock":"45:00""#,
-                event: .clockStarted(ms: 2_700_000), canonical:
+                event: .clockStarted(ms: 2_700_000),
+                canonical:
                     #"{"at":"2019-04-01T20:00:00Z","clock":"45:00","gameId":"g1","id":"m1","type":"clock.started"}"#),
             Valid(
                 name: "clock.stopped without a value", json: #""type":"clock.stopped""#,
-                event: .clockStopped(ms: nil), canonical:
+                event: .clockStopped(ms: nil),
+                canonical:
                     #"{"at":"2019-04-01T20:00:00Z","gameId":"g1","id":"m1","type":"clock.stopped"}"#),
             Valid(
                 name: "clock.stopped at a value", json: #""type":"clock.stopped","clock":"0:00""#,
-                event: .clockStopped(ms: 0), canonical:
+                event: .clockStopped(ms: 0),
+                canonical:
                     #"{"at":"2019-04-01T20:00:00Z","clock":"0:00","gameId":"g1","id":"m1","type":"clock.stopped"}"#),
             Valid(
                 name: "points.scored: points default to the kind's",
@@ -229,7 +241,8 @@ struct SportsParserTests {
                     #"{"at":"2019-04-01T20:00:00Z","clock":"4:32","gameId":"g1","id":"m1","kind":"three","#
                     + #""player":"S. Curry","points":3,"team":"away","type":"points.scored"}"#),
             Valid(
-                name: "points.scored own goal", json: #""type":"points.scored","team":"away","kind":"ownGoal","points":1"#,
+                name: "points.scored own goal",
+                json: #""type":"points.scored","team":"away","kind":"ownGoal","points":1"#,
                 event: .pointsScored(PointsScored(team: .away, points: 1, kind: .ownGoal)),
                 canonical:
                     #"{"at":"2019-04-01T20:00:00Z","gameId":"g1","id":"m1","kind":"ownGoal","points":1,"team":"away","#
@@ -285,7 +298,8 @@ struct SportsParserTests {
                     + #""possession":"home","turnover":true,"type":"situation.changed","yardLine":65}"#),
             Valid(
                 name: "event.retracted", json: #""type":"event.retracted","retracts":"m31""#,
-                event: .retracted(id: "m31", reason: nil), canonical:
+                event: .retracted(id: "m31", reason: nil),
+                canonical:
                     #"{"at":"2019-04-01T20:00:00Z","gameId":"g1","id":"m1","retracts":"m31","type":"event.retracted"}"#),
             Valid(
                 name: "event.retracted with a reason, empty too",
@@ -316,7 +330,8 @@ struct SportsParserTests {
     func everyKind() throws {
         for sport in Sport.allCases {
             for kind in ScoringKind.scored(in: sport) {
-                let message = try FeedParser.parse(Self.m(#""type":"points.scored","team":"home","kind":""# + kind.rawValue + #"""#))
+                let message = try FeedParser.parse(
+                    Self.m(#""type":"points.scored","team":"home","kind":""# + kind.rawValue + #"""#))
                 #expect(message.event == .pointsScored(PointsScored(team: .home, points: kind.points, kind: kind)))
                 #expect(try FeedParser.parse(message.canonicalJSON()) == message)
             }
@@ -447,7 +462,8 @@ struct SportsParserTests {
             Invalid(
                 json: #""type":"period.ended","period":-1"#,
                 description: #"field "period": must be an integer between 1 and 99"#),
-            Invalid(json: #""type":"period.ended""#, description: #"field "period": is required"#, code: "missing-field"),
+            Invalid(
+                json: #""type":"period.ended""#, description: #"field "period": is required"#, code: "missing-field"),
             // clocks
             Invalid(json: #""type":"clock.set""#, description: #"field "clock": is required"#, code: "missing-field"),
             Invalid(json: #""type":"clock.set","clock":"1:60""#, description: #"field "clock": "# + clockRule),

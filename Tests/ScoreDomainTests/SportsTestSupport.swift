@@ -60,7 +60,9 @@ extension ScoreEvent {
         .pointsScored(PointsScored(team: team, points: kind.points, kind: kind, player: player, clockMs: clock.map(ms)))
     }
 
-    static func start(_ period: Int, _ kind: PeriodKind? = nil) -> ScoreEvent { .periodStarted(period: period, kind: kind) }
+    static func start(_ period: Int, _ kind: PeriodKind? = nil) -> ScoreEvent {
+        .periodStarted(period: period, kind: kind)
+    }
     static func end(_ period: Int) -> ScoreEvent { .periodEnded(period: period) }
 
     /// `game.started` then every period up to `last` played (started and ended), none scored.
