@@ -78,7 +78,7 @@ struct APSPayload {
         }
         out += #","timestamp":\#(timestamp)}}"#
         // With the feed's field limits (8-character codes, scores ≤ 999, inning ≤ 99) the payload
-        // stays under 400 bytes (a clock sport's under 600); a larger one means a state that bypassed
+        // stays under 400 bytes (a clock sport's under 1 KB); a larger one means a state that bypassed
         // validation.
         precondition(out.utf8.count <= APSPayload.maxBytes, "APNs payload of \(out.utf8.count) bytes exceeds 4096")
         return out
