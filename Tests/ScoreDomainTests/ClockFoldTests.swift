@@ -113,6 +113,12 @@ struct ClockFoldTests {
                 .summary("inprogress End of Q1 0-0")),
             Script("the next period", "nba", [.gameStarted, .end(1), .start(2)], .summary("inprogress Q2 0-0")),
             Script(
+                "the next period without period.ended of the one before", "nba", [.gameStarted, home3, .start(2)],
+                .summary("inprogress Q2 3-0"), lineScore: "Q1 3-0, Q2 0-0"),
+            Script(
+                "overtime without period.ended, not tied", "nba",
+                [.gameStarted, home3, .start(2), .start(3), .start(4), .start(5)], .error("rule-broken")),
+            Script(
                 "the next period with its kind", "nba", [.gameStarted, .end(1), .start(2, .regulation)],
                 .summary("inprogress Q2 0-0")),
             Script(
