@@ -38,6 +38,9 @@ let package = Package(
         .target(name: "JOSE"),
         .target(name: "LiveActivity", dependencies: ["ScoreDomain"]),
         .target(name: "Retrosheet", dependencies: ["ScoreDomain"]),
+        // Real providers' documents of every sport (NHL, NBA, StatsBomb, Sportradar, …) converted to the
+        // canonical feed: pure, document in, messages out.
+        .target(name: "Providers", dependencies: ["ScoreDomain"]),
         // MLB Stats API live feed ("GUMBO"): the pure core (JSON Patch, snapshot reader, differ) and the
         // follower (HTTP polling with retries, feeding the Ingestor).
         .target(name: "MLBFeed", dependencies: ["ScoreDomain"]),
@@ -168,7 +171,7 @@ let package = Package(
             dependencies: [
                 "ScoreStore", "LocalPostgres", "ScoreDomain", "LiveActivity", "PostgresClient", "Retrosheet",
                 "PushDelivery", "APNs", "APNsSandbox", "FCM", "FCMSandbox", "ScoreFeedServer", "MLBFeed", "MLBFollow",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "Providers", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -208,6 +211,7 @@ let package = Package(
         .testTarget(name: "RetryTests", dependencies: ["Retry"]),
         .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity", "ScoreDomain"]),
         .testTarget(name: "RetrosheetTests", dependencies: ["Retrosheet", "ScoreDomain"]),
+        .testTarget(name: "ProvidersTests", dependencies: ["Providers", "ScoreDomain", "ScoreFeedTesting"]),
         .testTarget(
             name: "ScoreStoreTests",
             dependencies: ["ScoreStore", "PostgresClient", "ScoreDomain", "LiveActivity", "ScoreFeedTesting"]

@@ -21,7 +21,7 @@ public struct ScoreFeedCommand: AsyncParsableCommand {
             DatabaseCommand.self, MigrateCommand.self, ReplayCommand.self, GamesCommand.self,
             GameCommand.self, PushesCommand.self, RebuildCommand.self, ActivityCommand.self,
             DeliverCommand.self, ApnsSandboxCommand.self, ServeCommand.self, FollowCommand.self, ChannelCommand.self,
-            DeviceCommand.self, FollowerCommand.self, FcmSandboxCommand.self, AppCommand.self,
+            DeviceCommand.self, FollowerCommand.self, FcmSandboxCommand.self, AppCommand.self, ConvertCommand.self,
         ]
     )
 

@@ -1,0 +1,83 @@
+import Foundation
+import ScoreDomain
+
+/// One provider's document format: how to recognise its documents and turn them into the canonical
+/// feed's messages (docs/providers.md). Pure: documents in, messages out, no I/O.
+public protocol ProviderFormat: Sendable {
+    /// The name `convert --format` and `replay --format` take, e.g. `"nhl-web"`.
+    static var name: String { get }
+    /// The sport its documents are of.
+    static var sport: Sport { get }
+    /// One line for `--help`: the provider and the document.
+    static var summary: String { get }
+    /// Whether `document` is of this format (checked on its shape, cheaply).
+    static func detect(_ document: JSONValue) -> Bool
+    /// The game's messages in game order, from the documents of one game (a format may take a second
+    /// document, such as a match file or a box score, named in its summary).
+    /// - Throws: ``ConvertError`` naming the format and the field it could not read.
+    static func convert(_ documents: [JSONValue]) throws(ConvertError) -> [FeedMessage]
+}
+
+/// Why a document could not be converted: the format, the field (a dotted path such as
+/// `plays[12].periodDescriptor.number`) and the reason.
+public struct ConvertError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var format: String
+    public var field: String?
+    public var reason: String
+
+    public init(format: String, field: String? = nil, reason: String) {
+        self.format = format
+        self.field = field
+        self.reason = reason
+    }
+
+    public var description: String {
+        if let field { return "\(format): field \"\(field)\": \(reason)" }
+        return "\(format): \(reason)"
+    }
+}
+
+/// Every provider format, and the choice among them.
+public enum ProviderFormats {
+    /// Every format, in the order `--help` lists them. A new format is its file and its line here.
+    public static let all: [any ProviderFormat.Type] = []
+
+    /// The format named `name`.
+    public static func named(_ name: String) -> (any ProviderFormat.Type)? {
+        all.first { $0.name == name }
+    }
+
+    /// The format of `document`, if it is of a known one.
+    public static func detect(_ document: JSONValue) -> (any ProviderFormat.Type)? {
+        all.first { $0.detect(document) }
+    }
+
+    /// Parses the documents' bytes and converts them with `format` (`nil`: detected from the first).
+    /// - Throws: ``ConvertError``, also for a document that is not JSON.
+    public static func convert(_ documents: [Data], format: (any ProviderFormat.Type)?) throws(ConvertError)
+        -> (format: any ProviderFormat.Type, messages: [FeedMessage])
+    {
+        var parsed: [JSONValue] = []
+        for (index, bytes) in documents.enumerated() {
+            do {
+                parsed.append(try JSONValue.parse(bytes))
+            } catch {
+                throw ConvertError(
+                    format: format?.name ?? "auto", reason: "document \(index + 1) is not JSON: \(error)")
+            }
+        }
+        guard let first = parsed.first else { throw ConvertError(format: format?.name ?? "auto", reason: "no document") }
+        let chosen: any ProviderFormat.Type
+        if let format {
+            chosen = format
+        } else if let detected = detect(first) {
+            chosen = detected
+        } else {
+            throw ConvertError(
+                format: "auto",
+                reason: "the document is of no known format (known: "
+                    + all.map { $0.name }.joined(separator: ", ") + "); name one with --format")
+        }
+        return (chosen, try chosen.convert(parsed))
+    }
+}

@@ -1,0 +1,15 @@
+import Providers
+import Testing
+
+@Suite("the code of a team a document names without an abbreviation")
+struct TeamCodeTests {
+    @Test(
+        arguments: [
+            ("Manchester United", "MUN"), ("Real Madrid Club de Fútbol", "RMC"), ("Arsenal", "ARS"),
+            ("Atlético Madrid", "AMA"), ("1. FC Köln", "1FK"), ("AS", "AS"), ("---", "TEAM"),
+            ("Paris Saint-Germain", "PSG"),
+        ])
+    func derive(_ name: String, _ code: String) {
+        #expect(TeamCode.derive(name) == code)
+    }
+}
