@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
 import LiveActivity
+import Providers
 import ScoreStore
 
 /// `scorefeed replay PATH...`: feed files through ingest → log → projection → pushes.
 struct ReplayCommand: AsyncParsableCommand {
-    enum Format: String, ExpressibleByArgument, CaseIterable {
+    enum Format: String, CaseIterable {
         case canonical, retrosheet
         case mlbFeed = "mlb-feed"
     }
@@ -39,14 +40,18 @@ struct ReplayCommand: AsyncParsableCommand {
             the log already holds for the game (mlb-GAMEPK). Every document is read before anything is \
             stored: a bad one stops the replay with a non-zero exit naming the file and field. Documents \
             older than the newest one applied are ignored.
+
+            A provider's format (docs/providers.md, the list in `scorefeed convert --help`): each file \
+            is one game's document, converted as `scorefeed convert` does; every file is converted \
+            before anything is stored.
             """
     )
 
     @Argument(help: "Feed files, or folders of them.")
     var paths: [String]
 
-    @Option(help: "Input format: canonical, retrosheet or mlb-feed.")
-    var format: Format = .canonical
+    @Option(help: "Input format: canonical, retrosheet, mlb-feed or a provider's (scorefeed convert --help).")
+    var format = "canonical"
 
     @Option(help: "Write the pushes to this file instead of stdout.")
     var out: String?
@@ -70,6 +75,10 @@ struct ReplayCommand: AsyncParsableCommand {
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one feed file or folder") }
         if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a positive number") }
+        guard Format(rawValue: format) != nil || ProviderFormats.named(format) != nil else {
+            let known = Format.allCases.map(\.rawValue) + ProviderFormats.all.map { $0.name }
+            throw ValidationError("unknown format \"\(format)\" (known: \(known.joined(separator: ", ")))")
+        }
     }
 
     func run() async throws {
@@ -85,14 +94,24 @@ struct ReplayCommand: AsyncParsableCommand {
             ingestor: Ingestor(connection: connection), projector: Projector(clock: clock), speed: speed)
         let write: PushSink = { try sink.write($1.jsonLine(gameId: $0) + "\n") }
         var summary: ReplaySummary
-        switch format {
-        case .canonical:
+        switch Format(rawValue: format) {
+        case .canonical?:
             let files = try FeedSources.expand(paths) { $0.hasSuffix(".jsonl") || $0.hasSuffix(".ndjson") }
             summary = try await replayer.replay(files: files, emit: write)
-        case .retrosheet:
+        case .retrosheet?:
             summary = try await replayRetrosheet(replayer, emit: write)
-        case .mlbFeed:
+        case .mlbFeed?:
             summary = try await replayMLB(replayer, emit: write)
+        case nil:
+            // A provider's format: every file converted first, then replayed.
+            let files = try FeedSources.expand(paths) { $0.hasSuffix(".json") }
+            var messages: [SourcedMessage] = []
+            for file in files {
+                messages += try ConvertCommand.convert([file], format: format).enumerated().map {
+                    SourcedMessage(message: $1, file: file, line: $0 + 1)
+                }
+            }
+            summary = try await replayer.replay(messages: messages, emit: write)
         }
         try sink.close()
         let seconds = (ContinuousClock.now - started) / .seconds(1)
