@@ -43,15 +43,25 @@ public enum ScoreFold {
     /// Rejects events whose values the parser would never produce.
     private static func validate(_ event: ScoreEvent) throws(FoldError) {
         switch event {
-        case .gameScheduled, .gameStarted, .basesChanged, .clockSet, .clockStarted, .clockStopped, .shootoutAttempt,
-            .cardShown, .situationChanged, .retracted:
+        case .gameScheduled, .gameStarted, .basesChanged, .shootoutAttempt, .retracted:
             break
+        case .clockSet(let ms):
+            try validateClock(ms, event)
+        case .clockStarted(let ms), .clockStopped(let ms), .cardShown(_, _, _, let ms):
+            try validateClock(ms, event)
+        case .situationChanged(let situation, _, let ms):
+            try validateClock(ms, event)
+            let known = [situation.down, situation.distance, situation.yardLine].compactMap { $0 }
+            guard known.isEmpty || known.count == 3, (1...4).contains(situation.down ?? 1),
+                (1...99).contains(situation.distance ?? 1), (1...99).contains(situation.yardLine ?? 1)
+            else { throw .invalidEvent(event, "down 1-4, distance and yardLine 1-99 go together") }
         case .periodStarted(let period, _), .periodEnded(let period):
             guard (1...99).contains(period) else { throw .invalidEvent(event, "period must be between 1 and 99") }
         case .pointsScored(let play):
             guard play.points == play.kind.points, play.kind != .run, play.kind != .correction else {
                 throw .invalidEvent(event, "a \(play.kind.rawValue) is not worth \(play.points)")
             }
+            try validateClock(play.clockMs, event)
         case .inningChanged(let inning, _):
             guard (1...99).contains(inning) else { throw .invalidEvent(event, "inning must be between 1 and 99") }
         case .runScored(_, let runs):
@@ -69,6 +79,12 @@ public enum ScoreFold {
         case .gameEnded(let status):
             guard status.isEnded else { throw .invalidEvent(event, "status must be closed, cancelled or postponed") }
         }
+    }
+
+    /// A clock value the feed can write: 0:00 to 999:59.9.
+    private static func validateClock(_ ms: Int?, _ event: ScoreEvent) throws(FoldError) {
+        guard let ms, !(0...59_999_900).contains(ms) else { return }
+        throw .invalidEvent(event, "clock must be between 0:00 and 999:59.9")
     }
 
     /// The per-type rules, for a game that exists and has not ended (or a score correction).

@@ -300,6 +300,62 @@ struct ClockFoldTests {
     func pointsScored(_ row: Script) { row.check() }
 
     @Test(
+        "values the parser never produces are refused before anything else",
+        arguments: [
+            Script("clock.set below 0:00", "nba", [.gameStarted, .clockSet(ms: -1)], .error("invalid-event")),
+            Script("clock.set 1000:00", "nba", [.gameStarted, .clockSet(ms: 60_000_000)], .error("invalid-event")),
+            Script(
+                "clock.set 999:59.9", "nba", [.gameStarted, .clockSet(ms: 59_999_900)], .summary("inprogress Q1 0-0")),
+            Script(
+                "clock.started below 0:00", "nba", [.gameStarted, .clockStarted(ms: -100)], .error("invalid-event")),
+            Script(
+                "clock.stopped below 0:00", "nba", [.gameStarted, .clockStopped(ms: -100)], .error("invalid-event")),
+            Script(
+                "a play's clock below 0:00", "nba",
+                [.gameStarted, .pointsScored(PointsScored(team: .home, points: 2, kind: .two, clockMs: -1))],
+                .error("invalid-event")),
+            Script(
+                "a card's clock below 0:00", "league-soccer",
+                [.gameStarted, .cardShown(team: .home, card: .red, player: nil, clockMs: -1)], .error("invalid-event")),
+            Script(
+                "period 0", "nba", [.gameStarted, .periodStarted(period: 0, kind: nil)], .error("invalid-event")),
+            Script("period.ended 100", "nba", [.gameStarted, .end(100)], .error("invalid-event")),
+            Script(
+                "down 5", "nfl",
+                [
+                    .gameStarted,
+                    .situationChanged(
+                        Situation(possession: .home, down: 5, distance: 10, yardLine: 25), turnover: false,
+                        clockMs: nil),
+                ], .error("invalid-event")),
+            Script(
+                "a down without distance", "nfl",
+                [
+                    .gameStarted,
+                    .situationChanged(
+                        Situation(possession: .home, down: 1, distance: nil, yardLine: 25), turnover: false,
+                        clockMs: nil),
+                ], .error("invalid-event")),
+            Script(
+                "yard line 0", "nfl",
+                [
+                    .gameStarted,
+                    .situationChanged(
+                        Situation(possession: .home, down: 1, distance: 10, yardLine: 0), turnover: false,
+                        clockMs: nil),
+                ], .error("invalid-event")),
+            Script(
+                "a situation's clock past 999:59.9", "nfl",
+                [
+                    .gameStarted,
+                    .situationChanged(
+                        Situation(possession: .home, down: nil, distance: nil, yardLine: nil), turnover: true,
+                        clockMs: 60_000_000),
+                ], .error("invalid-event")),
+        ])
+    func invalidEvents(_ row: Script) { row.check() }
+
+    @Test(
         "cards in soccer only, situations in football only, baseball's events in baseball only",
         arguments: [
             Script(
