@@ -46,7 +46,7 @@ extension SportSeasons {
     }
 
     /// NBA: about 190 scoring plays (field goals while the clock runs; free throws after the clock
-    /// stops) and 70 clock stops a game; the clock stops after a made basket in the last two minutes.
+    /// stops) and 77 clock stops a game; the clock stops after a made basket in the last two minutes.
     static func basketball(_ game: inout GameWriter, rules: GameRules) throws {
         try game.emit(.periodStarted(period: 1, kind: .regulation))
         try periods(&game, rules: rules, sport: .basketball) { game, period, _ in
