@@ -108,6 +108,6 @@ struct FeedFields {
     }
 
     static func isGameIdCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        isASCIILetterOrDigit(scalar) || scalar == "." || scalar == "_" || scalar == "-"
+        GameIdRule.isCharacter(scalar)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 public struct FeedMessage: Sendable, Equatable {
     /// The provider's unique message id; the idempotency key of the event log.
     public var id: String
-    /// The game this message is about, 1–64 characters of `[A-Za-z0-9._-]`.
+    /// The game this message is about, 1–64 characters of `[A-Za-z0-9._:-]` (``GameIdRule``).
     public var gameId: String
     /// When the provider says it happened.
     public var at: Date

@@ -100,7 +100,7 @@ public enum FeedParser {
             messageId = id
             let gameId = try fields.string(
                 "gameId", length: 1...64, allowed: FeedFields.isGameIdCharacter,
-                rule: "must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' or '-'")
+                rule: GameIdRule.text)
             let at = try fields.timestamp("at")
             let event = try self.event(from: fields)
             return FeedMessage(id: id, gameId: gameId, at: at, event: event)

@@ -43,7 +43,7 @@ enum EmbeddedOpenAPI {
               name: id
               in: path
               required: true
-              schema: {type: string, pattern: "^[A-Za-z0-9._-]{1,64}$"}
+              schema: {type: string, pattern: "^[A-Za-z0-9._:-]{1,64}$"}
               example: 2026-05-01-NYY-BOS
             lastEventID:
               name: Last-Event-ID
@@ -605,7 +605,7 @@ enum EmbeddedOpenAPI {
                       required: [gameId]
                       description: Exactly one of `fcmToken` and `fid`.
                       properties:
-                        gameId: {type: string, pattern: "^[A-Za-z0-9._-]{1,64}$"}
+                        gameId: {type: string, pattern: "^[A-Za-z0-9._:-]{1,64}$"}
                         fcmToken: {$ref: "#/components/schemas/FCMToken"}
                         fid: {$ref: "#/components/schemas/FID"}
                         at:
@@ -664,7 +664,7 @@ enum EmbeddedOpenAPI {
                 - name: gameId
                   in: query
                   required: false
-                  schema: {type: string, pattern: "^[A-Za-z0-9._-]{1,64}$"}
+                  schema: {type: string, pattern: "^[A-Za-z0-9._:-]{1,64}$"}
                   example: 2026-05-01-NYY-BOS
               responses:
                 "200":
@@ -682,7 +682,7 @@ enum EmbeddedOpenAPI {
                   content:
                     application/json:
                       schema: {$ref: "#/components/schemas/Error"}
-                      example: {"error": {"status": 400, "code": "invalid-field", "message": "gameId: must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' or '-'", "details": [{"field": "gameId", "reason": "must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' or '-'"}]}}
+                      example: {"error": {"status": 400, "code": "invalid-field", "message": "gameId: must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'", "details": [{"field": "gameId", "reason": "must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'"}]}}
                 "401": {$ref: "#/components/responses/Error"}
                 "403": {$ref: "#/components/responses/Error"}
                 "503": {$ref: "#/components/responses/Unavailable"}
@@ -699,7 +699,7 @@ enum EmbeddedOpenAPI {
                   in: query
                   required: false
                   description: The game (required, here or in the body).
-                  schema: {type: string, pattern: "^[A-Za-z0-9._-]{1,64}$"}
+                  schema: {type: string, pattern: "^[A-Za-z0-9._:-]{1,64}$"}
                   example: 2026-05-01-NYY-BOS
                 - name: fcmToken
                   in: query

@@ -92,11 +92,9 @@ public enum Activities {
         }
     }
 
-    /// Checks a game id: 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' or '-'.
+    /// Checks a game id: the feed's rule (``GameIdRule``).
     public static func validate(gameId: String) throws(ActivityError) {
-        guard (1...64).contains(gameId.count), gameId.unicodeScalars.allSatisfy(Self.isIdCharacter) else {
-            throw ActivityError(field: "gameId", reason: "must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' or '-'")
-        }
+        guard GameIdRule.isValid(gameId) else { throw ActivityError(field: "gameId", reason: GameIdRule.text) }
     }
 
     /// A push token as stored: lowercase hex, an even number of 16 to 512 digits.

@@ -68,17 +68,17 @@ struct FeedParserErrorTests {
             Case(
                 json: #"{"id":"m1","gameId":"g 1","at":"2019-04-01T20:00:00Z","type":"game.started"}"#,
                 description:
-                    #"line 12: field "gameId": must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' or '-' (message "m1")"#,
+                    #"line 12: field "gameId": must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-' (message "m1")"#,
                 code: "invalid-field"),
             Case(
                 json: #"{"id":"m1","gameId":"g/1","at":"2019-04-01T20:00:00Z","type":"game.started"}"#,
                 description:
-                    #"line 12: field "gameId": must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' or '-' (message "m1")"#,
+                    #"line 12: field "gameId": must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-' (message "m1")"#,
                 code: "invalid-field"),
             Case(
                 json: #"{"id":"m1","gameId":""# + String(repeating: "g", count: 65) + #"","type":"game.started"}"#,
                 description:
-                    #"line 12: field "gameId": must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' or '-' (message "m1")"#,
+                    #"line 12: field "gameId": must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-' (message "m1")"#,
                 code: "invalid-field"),
             Case(
                 json: #"{"id":"m1","gameId":"g1","type":"game.started"}"#,
