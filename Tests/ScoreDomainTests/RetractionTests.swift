@@ -163,6 +163,27 @@ struct RetractionTests {
             ])
     }
 
+    @Test("baseball: a run taken back, also after the end; the innings' line score follows")
+    func retractRun() throws {
+        func fold(_ event: ScoreEvent, _ id: String, _ state: ScoreState) throws -> ScoreState {
+            try ScoreFold.apply(T.message(event, id: id), to: state)
+        }
+        var state = T.state(.inprogress, 1, .top)
+        state = try fold(.runScored(team: .away, runs: 2), "r1", state)
+        state = try fold(.inningChanged(inning: 2, half: .bottom), "i1", state)
+        state = try fold(.runScored(team: .home, runs: 1), "r2", state)
+        state = try fold(.runScored(team: .home, runs: 4), "r3", state)
+        state = try fold(.retracted(id: "r1", reason: "fan interference"), "x1", state)
+        #expect(state.summary == "inprogress Bottom 2nd 5-0")
+        #expect(state.lineScore == "1st 0-0, 2nd 5-0")
+        #expect(state.scoringList == ["r2 2 - home run 1-0", "r3 2 - home run 5-0"])
+        state = try fold(.gameEnded(.closed), "e", state)
+        state = try fold(.retracted(id: "r3", reason: nil), "x2", state)
+        #expect(state.summary == "closed Bottom 2nd 1-0")
+        #expect(throws: FoldError.self) { try fold(.retracted(id: "i1", reason: nil), "x3", state) }
+        #expect(throws: FoldError.self) { try fold(.runScored(team: .home, runs: 1), "r4", state) }
+    }
+
     @Test("score.corrected: a correction entry in the current period with its change; nothing when unchanged")
     func correction() throws {
         var game = Match("nba")
