@@ -168,9 +168,49 @@ struct StatsBombTests {
         #expect(plays.map(\.clock) == ["23'", "36'", "80'", "81'", "108'", "118'"])
     }
 
+    // MARK: Barcelona–Girona, La Liga 2018/19 (match 15986): a league draw, a red card, nine cards.
+
+    static let barcelonaGirona = ["events-15986-excerpt.json", "matches-11-4-excerpt.json"]
+
+    @Test func leagueDrawFromTheRightOfTwoMeetings() throws {
+        let state = try Self.fold(try Self.convert(Self.barcelonaGirona))
+        let official = try Self.officialScore("matches-11-4-excerpt.json", matchId: 15986)
+        // The match file holds both meetings of the two teams; the home side's Starting XI comes first.
+        #expect(state.gameId == "statsbomb-15986")
+        #expect(state.startsAt == parseRFC3339("2018-09-23T20:45:00Z"))
+        #expect(state.home.name == "Barcelona" && state.away.name == "Girona")
+        #expect(state.rules.competition == "league-soccer")
+        #expect((state.homeScore, state.awayScore) == official)
+        #expect((official.home, official.away) == (2, 2))
+        #expect(state.status == .closed && state.periodLabel == "Final")
+        #expect(state.periods.map { "\($0.label) \($0.home)-\($0.away)" } == ["1st Half 1-1", "2nd Half 1-1"])
+        let plays = state.scoring.elements
+        #expect(plays.count == (try Self.eventCounts("events-15986-excerpt.json")).goals)
+        #expect(
+            plays.map(\.player) == [
+                "Lionel Andrés Messi Cuccittini", "Cristhian Ricardo Stuani Curbelo",
+                "Cristhian Ricardo Stuani Curbelo", "Gerard Piqué Bernabéu",
+            ])
+        #expect(plays.map(\.clock) == ["19'", "45'", "51'", "63'"])
+        #expect(plays.map { "\($0.homeScore)-\($0.awayScore)" } == ["1-0", "1-1", "1-2", "2-2"])
+    }
+
+    @Test func cardsFromFoulsAndBadBehaviour() throws {
+        let state = try Self.fold(try Self.convert(Self.barcelonaGirona))
+        let cards = state.cards.elements
+        #expect(cards.count == (try Self.eventCounts("events-15986-excerpt.json")).cards)
+        #expect(cards.count == 9)
+        #expect(cards.filter { $0.side == .home }.count == 4)
+        #expect(cards.filter { $0.card == .red }.map(\.player) == ["Clément Lenglet"])
+        #expect(cards.first { $0.card == .red }?.clock == "33'")
+        #expect(state.redCards == SideTally(home: 1, away: 0))
+        // Bad Behaviour cards (no foul) count too: Portugués 68', Piqué 80'.
+        #expect(cards.suffix(2).map(\.player) == ["Cristian Portugués Manzanera", "Gerard Piqué Bernabéu"])
+    }
+
     // MARK: Every fixture
 
-    @Test(arguments: [euroOpener, worldCupFinal])
+    @Test(arguments: [euroOpener, worldCupFinal, barcelonaGirona])
     func convertingTwiceGivesTheSameMessages(_ names: [String]) throws {
         let first = try Self.convert(names)
         #expect(first == (try Self.convert(names)))
@@ -178,7 +218,7 @@ struct StatsBombTests {
         #expect(first.allSatisfy { $0.id.hasPrefix(first[0].gameId + "-") })
     }
 
-    @Test(arguments: [euroOpener, worldCupFinal])
+    @Test(arguments: [euroOpener, worldCupFinal, barcelonaGirona])
     func detectedFromTheEventsDocument(_ names: [String]) throws {
         #expect(StatsBomb.detect(try Self.json(names[0])))
         #expect(!StatsBomb.detect(try Self.json(names[1])))
