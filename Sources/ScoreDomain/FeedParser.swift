@@ -102,7 +102,7 @@ public enum FeedParser {
                 "gameId", length: 1...64, allowed: FeedFields.isGameIdCharacter,
                 rule: GameIdRule.text)
             let at = try fields.timestamp("at")
-            let event = try self.event(from: fields)
+            let event = try self.event(from: fields, at: at)
             return FeedMessage(id: id, gameId: gameId, at: at, event: event)
         } catch var error {
             error.line = line
@@ -111,7 +111,8 @@ public enum FeedParser {
         }
     }
 
-    private static func event(from fields: FeedFields) throws(FeedError) -> ScoreEvent {
+    /// - Parameter at: the message's instant: a `game.scheduled` without `startsAt` starts then.
+    private static func event(from fields: FeedFields, at: Date) throws(FeedError) -> ScoreEvent {
         guard let typeValue = fields.members["type"] else { throw .missing("type") }
         guard case .string(let type) = typeValue else {
             throw .invalid("type", "must be a string such as \"run.scored\"")
@@ -120,7 +121,7 @@ public enum FeedParser {
         case "game.scheduled":
             return .gameScheduled(
                 home: try fields.team("home"), away: try fields.team("away"),
-                startsAt: try fields.timestamp("startsAt"),
+                startsAt: fields.members["startsAt"] == nil ? at : try fields.timestamp("startsAt"),
                 setup: try fields.setup())
         case "game.started":
             return .gameStarted

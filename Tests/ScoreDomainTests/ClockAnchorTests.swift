@@ -28,9 +28,11 @@ struct ClockAnchorTests {
         try game.send(.clockStopped(ms: nil), at: 270.5)
         #expect(game.state.clockText == "8:09.5 stopped @270")
         #expect(game.state.clock?.at == Match.at(270.5))
-        try game.send(.clockSet(ms: ms("8:09")), at: 280)  // stopped, within the tolerance
+        try game.send(.clockSet(ms: ms("8:09.5")), at: 280)  // stopped, the same value: nothing changes
         #expect(game.state.clockText == "8:09.5 stopped @270")
-        try game.send(.clockStopped(ms: ms("8:00")), at: 290)  // stopped, 9.5 s off: set
+        try game.send(.clockSet(ms: ms("8:09")), at: 285)  // stopped, any other value is a correction
+        #expect(game.state.clockText == "8:09 stopped @285")
+        try game.send(.clockStopped(ms: ms("8:00")), at: 290)  // stopped, 9 s off: set
         #expect(game.state.clockText == "8:00 stopped @290")
         try game.send(.clockStarted(ms: ms("8:01")), at: 300)
         #expect(game.state.clockText == "8:01 running @300")

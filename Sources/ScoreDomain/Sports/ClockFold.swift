@@ -218,9 +218,14 @@ enum ClockFold {
 
     /// A provider's clock `ms` at `at`: within the tolerance of what the anchor predicts, the anchor
     /// stays (nothing new to push); farther off, the clock is re-anchored (a jump).
+    /// A stopped clock does not drift: any other value there is a correction, taken as it is.
     private static func sync(_ ms: Int?, at: Date, in state: inout ScoreState) {
         guard let ms, var clock = state.clock else { return }
-        guard abs(clock.value(at: at) - ms) > state.rules.clockToleranceMs else { return }
+        if clock.running {
+            guard abs(clock.value(at: at) - ms) > state.rules.clockToleranceMs else { return }
+        } else {
+            guard clock.ms != ms else { return }
+        }
         clock.at = at
         clock.ms = ms
         state.clock = clock
