@@ -1,0 +1,85 @@
+import Foundation
+import ScoreDomain
+
+/// A value of an NHL document (api-web or statsapi) with the path it was read at, so that a missing or
+/// mistyped field becomes a ``ConvertError`` naming the format and the field (`plays[12].details.homeScore`).
+struct NHLNode {
+    let value: JSONValue?
+    let path: String
+    let format: String
+
+    init(_ value: JSONValue?, path: String = "", format: String) {
+        self.value = value
+        self.path = path
+        self.format = format
+    }
+
+    /// The member `key` (missing when this is not an object or has no such member).
+    subscript(key: String) -> NHLNode {
+        var member: JSONValue?
+        if case .object(let members)? = value { member = members[key] }
+        return NHLNode(member, path: path.isEmpty ? key : path + "." + key, format: format)
+    }
+
+    /// Whether the field is absent or `null`.
+    var isMissing: Bool {
+        if case .null? = value { return true }
+        return value == nil
+    }
+
+    /// This field, or `nil` when it is absent or `null`.
+    var present: NHLNode? { isMissing ? nil : self }
+
+    func failure(_ reason: String) -> ConvertError {
+        ConvertError(format: format, field: path.isEmpty ? nil : path, reason: reason)
+    }
+
+    private func mistyped(_ expected: String) -> ConvertError {
+        failure(isMissing ? "missing (\(expected) expected)" : "\(expected) expected, found \(kind)")
+    }
+
+    private var kind: String {
+        switch value {
+        case .bool?: "a boolean"
+        case .int?, .double?: "a number"
+        case .string?: "a string"
+        case .array?: "an array"
+        case .object?: "an object"
+        case .null?, nil: "nothing"
+        }
+    }
+
+    func array() throws(ConvertError) -> [NHLNode] {
+        guard case .array(let items)? = value else { throw mistyped("an array") }
+        return items.enumerated().map { NHLNode($1, path: path + "[\($0)]", format: format) }
+    }
+
+    func int() throws(ConvertError) -> Int {
+        guard case .int(let number)? = value else { throw mistyped("an integer") }
+        return number
+    }
+
+    func string() throws(ConvertError) -> String {
+        guard case .string(let text)? = value else { throw mistyped("a string") }
+        return text
+    }
+
+    /// A localized text: a string, or an object whose `default` is one (`{"default": "Kraken"}`).
+    func text() throws(ConvertError) -> String {
+        if case .object? = value { return try self["default"].string() }
+        return try string()
+    }
+
+    /// An RFC 3339 instant.
+    func instant() throws(ConvertError) -> Date {
+        guard let date = parseRFC3339(try string()) else { throw failure("an RFC 3339 date-time expected") }
+        return date
+    }
+
+    /// A clock text `"MM:SS"` (`"04:12"`, `"20:00"`) in milliseconds.
+    func clock() throws(ConvertError) -> Int {
+        let text = try string()
+        guard let ms = GameClock.parse(text) else { throw failure("a clock \"MM:SS\" expected, found \"\(text)\"") }
+        return ms
+    }
+}

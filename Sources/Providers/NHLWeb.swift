@@ -1,0 +1,313 @@
+import Foundation
+import ScoreDomain
+
+/// The NHL's gamecenter play-by-play of `api-web.nhle.com` (`/v1/gamecenter/{id}/play-by-play`): one
+/// document per game, its plays in `sortOrder` (docs/providers.md, "nhl-web").
+///
+/// The document has no wall clock per play, so every `at` is derived: the scheduled start plus the game
+/// time played before the play plus the intermissions (``intermission(before:playoffs:)``); a shoot-out's
+/// plays a minute apart.
+public enum NHLWeb: ProviderFormat {
+    public static let name = "nhl-web"
+    public static let sport = Sport.hockey
+    public static let summary =
+        "NHL api-web gamecenter play-by-play (api-web.nhle.com/v1/gamecenter/{id}/play-by-play), one per game"
+
+    /// A document with `id`, `startTimeUTC`, `homeTeam.abbrev` and a `plays` array.
+    public static func detect(_ document: JSONValue) -> Bool {
+        let root = NHLNode(document, format: name)
+        return (try? root["plays"].array()) != nil && (try? root["homeTeam"]["abbrev"].string()) != nil
+            && (try? root["id"].int()) != nil && (try? root["startTimeUTC"].string()) != nil
+    }
+
+    /// The game's messages from its one play-by-play document.
+    /// - Throws: ``ConvertError`` naming the field it could not read, or for more than one document.
+    public static func convert(_ documents: [JSONValue]) throws(ConvertError) -> [FeedMessage] {
+        guard documents.count == 1 else {
+            throw ConvertError(
+                format: name, reason: "takes one play-by-play document per game, not \(documents.count)")
+        }
+        let game = try NHLWebGame(NHLNode(documents[0], format: name))
+        var writer = NHLWebWriter(game: game)
+        return try writer.messages()
+    }
+
+    /// The break before a period of `periodType` (the derived times' rule): 18 minutes before a
+    /// regulation period and before a playoff overtime, 2 minutes before a regular-season overtime and
+    /// before the shoot-out.
+    public static func intermission(before periodType: String, playoffs: Bool) -> TimeInterval {
+        switch periodType {
+        case "REG": 18 * 60
+        case "OT": playoffs ? 18 * 60 : 2 * 60
+        default: 2 * 60
+        }
+    }
+
+    /// The time between two plays of a shoot-out (the derived times' rule).
+    public static let shootoutPlaySpacing: TimeInterval = 60
+}
+
+/// One play of the document, read.
+struct NHLWebPlay {
+    let node: NHLNode
+    let eventId: Int
+    let sortOrder: Int
+    let period: Int
+    let periodType: String
+    let type: String
+    /// `timeInPeriod`, in milliseconds (0 in a shoot-out).
+    let elapsedMs: Int
+
+    init(_ node: NHLNode) throws(ConvertError) {
+        self.node = node
+        eventId = try node["eventId"].int()
+        sortOrder = try node["sortOrder"].int()
+        let descriptor = node["periodDescriptor"]
+        period = try descriptor["number"].int()
+        guard (1...99).contains(period) else { throw descriptor["number"].failure("a period 1-99 expected") }
+        periodType = try descriptor["periodType"].string()
+        guard ["REG", "OT", "SO"].contains(periodType) else {
+            throw descriptor["periodType"].failure("REG, OT or SO expected, found \"\(periodType)\"")
+        }
+        type = try node["typeDescKey"].string()
+        elapsedMs = periodType == "SO" ? 0 : try node["timeInPeriod"].clock()
+    }
+
+    var kind: PeriodKind {
+        switch periodType {
+        case "REG": .regulation
+        case "OT": .overtime
+        default: .shootout
+        }
+    }
+
+    var isShootout: Bool { periodType == "SO" }
+}
+
+/// The document's game: teams, start, rules, roster, plays in game order.
+struct NHLWebGame {
+    let number: Int
+    let gameId: String
+    let home: Team
+    let away: Team
+    let homeTeamId: Int
+    let awayTeamId: Int
+    let startsAt: Date
+    let setup: GameSetup
+    let playoffs: Bool
+    let gameState: String
+    let scheduleState: String?
+    /// Player id to "First Last".
+    let roster: [Int: String]
+    let plays: [NHLWebPlay]
+
+    init(_ root: NHLNode) throws(ConvertError) {
+        number = try root["id"].int()
+        gameId = "nhl-\(number)"
+        let gameType = try root["gameType"].int()
+        switch gameType {
+        case 1, 2: playoffs = false
+        case 3: playoffs = true
+        default:
+            throw root["gameType"].failure(
+                "1 (preseason), 2 (regular season) or 3 (playoffs) expected, found \(gameType)")
+        }
+        setup = GameSetup(
+            sport: .hockey, rules: GameRules.preset(playoffs ? "nhl-playoffs" : "nhl")!.rules)
+        startsAt = try root["startTimeUTC"].instant()
+        gameState = try root["gameState"].string()
+        scheduleState = try root["gameScheduleState"].present?.string()
+        (home, homeTeamId) = try Self.team(root["homeTeam"])
+        (away, awayTeamId) = try Self.team(root["awayTeam"])
+        var roster: [Int: String] = [:]
+        for spot in try root["rosterSpots"].present?.array() ?? [] {
+            let first = try spot["firstName"].text()
+            let last = try spot["lastName"].text()
+            roster[try spot["playerId"].int()] = String((first + " " + last).prefix(64))
+        }
+        self.roster = roster
+        var plays: [NHLWebPlay] = []
+        for node in try root["plays"].array() { plays.append(try NHLWebPlay(node)) }
+        // Ids are not in game order; sortOrder is (stable for equal sortOrders).
+        self.plays = plays.enumerated().sorted { ($0.element.sortOrder, $0.offset) < ($1.element.sortOrder, $1.offset) }
+            .map(\.element)
+    }
+
+    /// A team: `abbrev`, the place and the common name (`"Seattle"` `"Kraken"`), the light logo.
+    private static func team(_ node: NHLNode) throws(ConvertError) -> (Team, Int) {
+        let code = try node["abbrev"].string()
+        guard (1...8).contains(code.count), code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            throw node["abbrev"].failure("1-8 letters or digits expected, found \"\(code)\"")
+        }
+        let common = try (node["commonName"].present ?? node["name"]).text()
+        let place = try node["placeName"].present?.text()
+        let name = String((place.map { $0 + " " + common } ?? common).prefix(64))
+        let logo = String((try node["logo"].present?.string() ?? "").prefix(512))
+        return (Team(code: code, name: name, logo: logo), try node["id"].int())
+    }
+
+    /// The side of a team id of the document.
+    func side(_ node: NHLNode) throws(ConvertError) -> Side {
+        let id = try node.int()
+        if id == homeTeamId { return .home }
+        if id == awayTeamId { return .away }
+        throw node.failure("team \(id) is neither the home team (\(homeTeamId)) nor the away team (\(awayTeamId))")
+    }
+
+    /// The instant each period starts at, derived: the scheduled start, then each period's start plus
+    /// the game time played in it (its latest `timeInPeriod`; a shoot-out: a minute per play) plus the
+    /// intermission before the next.
+    func periodStarts() -> [Int: Date] {
+        var starts: [Int: Date] = [:]
+        var lengths: [Int: TimeInterval] = [:]
+        var order: [(period: Int, type: String)] = []
+        for play in plays {
+            if starts[play.period] == nil && !order.contains(where: { $0.period == play.period }) {
+                order.append((play.period, play.periodType))
+            }
+            let length =
+                play.isShootout
+                ? TimeInterval(plays.filter { $0.period == play.period }.count) * NHLWeb.shootoutPlaySpacing
+                : TimeInterval(play.elapsedMs) / 1000
+            lengths[play.period] = max(lengths[play.period] ?? 0, length)
+        }
+        var next = startsAt
+        for (index, entry) in order.enumerated() {
+            if index > 0 { next += NHLWeb.intermission(before: entry.type, playoffs: playoffs) }
+            starts[entry.period] = next
+            next += lengths[entry.period] ?? 0
+        }
+        return starts
+    }
+}
+
+/// Turns the game's plays into messages, in game order.
+struct NHLWebWriter {
+    let game: NHLWebGame
+    private var out: [FeedMessage] = []
+    private var started = false
+    private var period = 0
+    private var periodEnded = false
+    private var ended = false
+
+    init(game: NHLWebGame) {
+        self.game = game
+    }
+
+    private mutating func emit(_ suffix: String, _ at: Date, _ event: ScoreEvent) {
+        out.append(
+            FeedMessage(id: "\(NHLWeb.name)-\(game.number)-\(suffix)", gameId: game.gameId, at: at, event: event))
+    }
+
+    mutating func messages() throws(ConvertError) -> [FeedMessage] {
+        emit(
+            "scheduled", game.startsAt,
+            .gameScheduled(home: game.home, away: game.away, startsAt: game.startsAt, setup: game.setup))
+        let starts = game.periodStarts()
+        var indexInPeriod: [Int: Int] = [:]
+        var last = game.startsAt
+        for play in game.plays {
+            let index = indexInPeriod[play.period, default: 0]
+            indexInPeriod[play.period] = index + 1
+            let periodStart = starts[play.period] ?? game.startsAt
+            let at =
+                play.isShootout
+                ? periodStart + TimeInterval(index) * NHLWeb.shootoutPlaySpacing
+                : periodStart + TimeInterval(play.elapsedMs) / 1000
+            last = max(last, at)
+            try convert(play, at: at)
+        }
+        if !ended {
+            switch (game.scheduleState, game.gameState) {
+            case ("PPD"?, _) where !started: emit("ended", last, .gameEnded(.postponed))
+            case ("CNCL"?, _) where !started: emit("ended", last, .gameEnded(.cancelled))
+            case (_, "OFF"), (_, "FINAL"): if started { emit("ended", last, .gameEnded(.closed)) }
+            default: break
+            }
+        }
+        return out
+    }
+
+    private mutating func convert(_ play: NHLWebPlay, at: Date) throws(ConvertError) {
+        let id = String(play.eventId)
+        let details = play.node["details"]
+        switch play.type {
+        case "period-start":
+            enter(play, at: at, periodStart: true)
+        case "goal" where play.isShootout:
+            enter(play, at: at, periodStart: false)
+            let side = try game.side(details["eventOwnerTeamId"])
+            emit(id, at, .shootoutAttempt(team: side, scored: true, player: try player(details["scoringPlayerId"])))
+        case "shot-on-goal", "missed-shot", "failed-shot-attempt":
+            guard play.isShootout else { return }
+            enter(play, at: at, periodStart: false)
+            let side = try game.side(details["eventOwnerTeamId"])
+            emit(id, at, .shootoutAttempt(team: side, scored: false, player: try player(details["shootingPlayerId"])))
+        case "goal":
+            enter(play, at: at, periodStart: false)
+            let side = try game.side(details["eventOwnerTeamId"])
+            let scored = PointsScored(
+                team: side, points: 1, kind: .goal, player: try player(details["scoringPlayerId"]),
+                clockMs: try play.node["timeRemaining"].clock())
+            emit(id, at, .pointsScored(scored))
+        case "period-end":
+            enter(play, at: at, periodStart: false)
+            guard !periodEnded else { return }
+            if !play.isShootout {
+                let remaining = try play.node["timeRemaining"].clock()
+                // An overtime ended by a goal: the clock stopped where the goal left it.
+                if remaining > 0 { emit(id + "-clock", at, .clockStopped(ms: remaining)) }
+            }
+            emit(id, at, .periodEnded(period: play.period))
+            periodEnded = true
+        case "game-end":
+            guard started, !ended else { return }
+            emit(id, at, .gameEnded(.closed))
+            ended = true
+        default:
+            return
+        }
+    }
+
+    /// Before a play of period `play.period`: the game's start and the period's start when they have not
+    /// been sent. A period-start play sends them under its id (`game.started` as `started`), with the clock
+    /// started; any other play sends what is missing, without a clock start, under its id with `-game`
+    /// and `-period`.
+    private mutating func enter(_ play: NHLWebPlay, at: Date, periodStart: Bool) {
+        let id = String(play.eventId)
+        if !started {
+            emit(periodStart ? "started" : id + "-game", at, .gameStarted)
+            started = true
+            period = 1
+            periodEnded = false
+            // game.started begins period 1; its period-start play confirms it and starts the clock.
+            if play.period == 1 {
+                if periodStart { begin(play, at: at) }
+                return
+            }
+        }
+        guard play.period > period else { return }
+        if periodStart {
+            begin(play, at: at)
+        } else {
+            emit(id + "-period", at, .periodStarted(period: play.period, kind: play.kind))
+        }
+        period = play.period
+        periodEnded = false
+    }
+
+    /// A period-start play: `period.started` and, in a timed period, `clock.started` (`-clock`).
+    private mutating func begin(_ play: NHLWebPlay, at: Date) {
+        let id = String(play.eventId)
+        emit(id, at, .periodStarted(period: play.period, kind: play.kind))
+        if !play.isShootout, let remaining = try? play.node["timeRemaining"].clock() {
+            emit(id + "-clock", at, .clockStarted(ms: remaining))
+        }
+    }
+
+    /// The name of a player id from the roster, when the field and the player are there.
+    private func player(_ node: NHLNode) throws(ConvertError) -> String? {
+        guard let node = node.present else { return nil }
+        return game.roster[try node.int()]
+    }
+}
