@@ -91,7 +91,7 @@ struct NBALiveTests {
         #expect(first.home == integer(members(array(home["periods"]).first)["score"]))
         #expect(first.away == integer(members(array(away["periods"]).first)["score"]))
         // The line score: the running scores the play-by-play states at each period's end.
-        #expect(final.periods.map(\.label) == ["1", "2", "3", "4"] || final.periods.count == 4)
+        #expect(final.periods.map(\.label) == ["Q1", "Q2", "Q3", "Q4"])
         #expect(final.periods.map(\.home) == [34, 26, 28, 36])
         #expect(final.periods.map(\.away) == [28, 20, 24, 25])
         // The box score's team statistics: made twos, threes and free throws are the scoring list.
@@ -250,9 +250,63 @@ struct NBALiveTests {
         let messages = try NBALive.convert([changed])
         let corrections = messages.filter { $0.type == "score.corrected" }
         #expect(corrections.count == 1)
-        #expect(corrections.first?.event == .scoreCorrected(homeScore: 5, awayScore: 0) || corrections.count == 1)
+        // The next action (10, a missed two) states 3-0: the correction is there, as its own message.
+        #expect(corrections.first?.event == .scoreCorrected(homeScore: 3, awayScore: 0))
+        #expect(corrections.first?.id == "nba-live-\(Self.game)-10-20210116T004146Z-score")
         let final = try #require(fold(messages).last)
         #expect(final.homeScore == 124 && final.awayScore == 97)
+    }
+
+    @Test("overtime: a fifth period of type OVERTIME after a tie is an overtime period of five minutes")
+    func overtime() throws {
+        // Written for the test (no real overtime document was found): four tied periods, then one of overtime.
+        func action(
+            _ number: Int, _ period: Int, _ type: String, _ sub: String, _ clock: String, _ home: Int, _ away: Int,
+            team: Int? = nil, made: Bool = false
+        ) -> JSONValue {
+            var fields: [String: JSONValue] = [
+                "actionNumber": .int(number), "orderNumber": .int(number * 10_000), "period": .int(period),
+                "periodType": .string(period > 4 ? "OVERTIME" : "REGULAR"), "actionType": .string(type),
+                "subType": .string(sub), "clock": .string(clock),
+                "timeActual": .string("2021-01-16T0\(period):\(10 + number % 40):00.0Z"),
+                "scoreHome": .string(String(home)), "scoreAway": .string(String(away)),
+                "edited": .string("2021-01-16T0\(period):\(10 + number % 40):01Z"),
+            ]
+            if let team {
+                fields["teamId"] = .int(team)
+                fields["teamTricode"] = .string(team == 1 ? "HOM" : "AWY")
+                fields["playerNameI"] = .string("P. Layer")
+                fields["shotResult"] = .string(made ? "Made" : "Missed")
+            }
+            return .object(fields)
+        }
+        var actions: [JSONValue] = []
+        var number = 1
+        for period in 1...4 {
+            actions.append(action(number, period, "period", "start", "PT12M00.00S", 2 * (period - 1), 2 * (period - 1)))
+            actions.append(
+                action(
+                    number + 1, period, "2pt", "Layup", "PT06M00.00S", 2 * period, 2 * (period - 1), team: 1, made: true
+                ))
+            actions.append(
+                action(number + 2, period, "2pt", "Layup", "PT03M00.00S", 2 * period, 2 * period, team: 2, made: true))
+            actions.append(action(number + 3, period, "period", "end", "PT00M00.00S", 2 * period, 2 * period))
+            number += 4
+        }
+        actions.append(action(number, 5, "period", "start", "PT05M00.00S", 8, 8))
+        actions.append(action(number + 1, 5, "3pt", "Jump Shot", "PT00M04.30S", 8, 11, team: 2, made: true))
+        actions.append(action(number + 2, 5, "period", "end", "PT00M00.00S", 8, 11))
+        actions.append(action(number + 3, 5, "game", "end", "PT00M00.00S", 8, 11))
+        let pbp = JSONValue.object(["game": .object(["gameId": .string("0029900001"), "actions": .array(actions)])])
+        let messages = try NBALive.convert([pbp])
+        #expect(messages.contains { $0.event == .periodStarted(period: 5, kind: .overtime) })
+        #expect(messages.contains { $0.event == .clockStarted(ms: 300_000) })
+        let final = try #require(fold(messages).last)
+        #expect(final.status == .closed)
+        #expect(final.homeScore == 8 && final.awayScore == 11)
+        #expect(final.periods.map(\.label) == ["Q1", "Q2", "Q3", "Q4", "OT"])
+        #expect(final.scoring.elements.last?.clock == "0:04.3")
+        #expect(!messages.contains { $0.type == "score.corrected" })
     }
 
     @Test("detect: the play-by-play and the box score, nothing else")
