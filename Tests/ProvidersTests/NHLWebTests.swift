@@ -259,6 +259,56 @@ struct NHLWebTests {
         }
     }
 
+    /// The plays of the document without those `drop` says.
+    static func dropPlays(_ root: inout [String: JSONValue], _ drop: (JSONValue) -> Bool) {
+        guard case .array(let plays)? = root["plays"] else { return }
+        root["plays"] = .array(plays.filter { !drop($0) })
+    }
+
+    static func isPlay(_ play: JSONValue, _ type: String, period: Int? = nil) -> Bool {
+        guard case .object(let members) = play, members["typeDescKey"] == .string(type) else { return false }
+        guard let period else { return true }
+        guard case .object(let descriptor)? = members["periodDescriptor"] else { return false }
+        return descriptor["number"] == .int(period)
+    }
+
+    @Test func aDocumentPolledDuringTheGame() throws {
+        // Live in the 2nd period: no game-end, the 2nd period's start missing, its end not yet there.
+        let live = try Self.edited { root in
+            root["gameState"] = .string("LIVE")
+            Self.dropPlays(&root) {
+                Self.isPlay($0, "game-end") || Self.isPlay($0, "period-start", period: 2)
+                    || ((try? NHLWebTests.period(of: $0)) ?? 0) >= 3 || Self.isPlay($0, "period-end", period: 2)
+            }
+        }
+        let messages = try NHLWeb.convert([live])
+        let state = try Self.fold(messages)
+        #expect(state.status == .inprogress && state.periodLabel == "2nd")
+        #expect(state.homeScore == 1 && state.awayScore == 1)
+        // The 2nd period's goal sent the period's start it lacked, under its own id.
+        #expect(messages.contains { $0.id == "nhl-web-2024020087-680-period" && $0.event.type == "period.started" })
+        // Over without a game-end play: the state OFF ends it.
+        let over = try Self.edited { root in Self.dropPlays(&root) { Self.isPlay($0, "game-end") } }
+        let ended = try Self.fold(try NHLWeb.convert([over]))
+        #expect(ended.status == .closed && ended.periodLabel == "Final/OT")
+        // Postponed before the start: no plays, gameScheduleState PPD.
+        let postponed = try Self.edited { root in
+            root["gameState"] = .string("FUT")
+            root["gameScheduleState"] = .string("PPD")
+            root["plays"] = .array([])
+        }
+        let messagesPostponed = try NHLWeb.convert([postponed])
+        #expect(messagesPostponed.map(\.event.type) == ["game.scheduled", "game.ended"])
+        #expect(try Self.fold(messagesPostponed).status == .postponed)
+    }
+
+    static func period(of play: JSONValue) throws -> Int {
+        guard case .object(let members) = play, case .object(let descriptor)? = members["periodDescriptor"],
+            case .int(let number)? = descriptor["number"]
+        else { return 0 }
+        return number
+    }
+
     @Test func aPlayoffGameIsPlayedByPlayoffRules() throws {
         let document = try Self.edited { $0["gameType"] = .int(3) }
         let messages = try NHLWeb.convert([document])
