@@ -40,7 +40,9 @@ public struct ConvertError: Error, Sendable, Equatable, CustomStringConvertible 
 /// Every provider format, and the choice among them.
 public enum ProviderFormats {
     /// Every format, in the order `--help` lists them. A new format is its file and its line here.
-    public static let all: [any ProviderFormat.Type] = [NHLWeb.self, NHLStatsAPI.self, StatsBomb.self, NBALive.self]
+    public static let all: [any ProviderFormat.Type] = [
+        NHLWeb.self, NHLStatsAPI.self, StatsBomb.self, NBALive.self, NBAStatsV3.self,
+    ]
 
     /// The format named `name`.
     public static func named(_ name: String) -> (any ProviderFormat.Type)? {
