@@ -158,19 +158,18 @@ struct NHLWebGame {
     /// the game time played in it (its latest `timeInPeriod`; a shoot-out: a minute per play) plus the
     /// intermission before the next.
     func periodStarts() -> [Int: Date] {
-        var starts: [Int: Date] = [:]
         var lengths: [Int: TimeInterval] = [:]
         var order: [(period: Int, type: String)] = []
         for play in plays {
-            if starts[play.period] == nil && !order.contains(where: { $0.period == play.period }) {
-                order.append((play.period, play.periodType))
-            }
+            if lengths[play.period] == nil { order.append((play.period, play.periodType)) }
+            // A shoot-out's plays are a minute apart: its length grows by one per play.
             let length =
                 play.isShootout
-                ? TimeInterval(plays.filter { $0.period == play.period }.count) * NHLWeb.shootoutPlaySpacing
-                : TimeInterval(play.elapsedMs) / 1000
-            lengths[play.period] = max(lengths[play.period] ?? 0, length)
+                ? (lengths[play.period] ?? 0) + NHLWeb.shootoutPlaySpacing
+                : max(lengths[play.period] ?? 0, TimeInterval(play.elapsedMs) / 1000)
+            lengths[play.period] = length
         }
+        var starts: [Int: Date] = [:]
         var next = startsAt
         for (index, entry) in order.enumerated() {
             if index > 0 { next += NHLWeb.intermission(before: entry.type, playoffs: playoffs) }

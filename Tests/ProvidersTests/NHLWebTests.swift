@@ -144,6 +144,12 @@ struct NHLWebTests {
                 "home true Mats Zuccarello", "away true Oliver Bjorkstrand", "home false Kirill Kaprizov",
                 "away true Jordan Eberle", "home false Matt Boldy",
             ])
+        // Derived times: 60:00 of play, two 18-minute intermissions, 2 minutes, the 5:00 overtime, 2
+        // minutes, then the shoot-out's nine plays a minute apart (the game-end is the ninth).
+        let messages = try Self.convert("2024020033")
+        let start = try #require(parseRFC3339("2024-10-13T00:00:00Z"))
+        #expect(messages.last?.event == .gameEnded(.closed))
+        #expect(messages.last?.at == start + TimeInterval((60 + 36 + 2 + 5 + 2 + 8) * 60))
         let failed = try Self.fold(try Self.convert("2024020857"))
         // DET wins at SEA: one goal in five attempts, two of them failed attempts (typeDescKey failed-shot-attempt).
         #expect(failed.shootout == SideTally(home: 0, away: 1))
