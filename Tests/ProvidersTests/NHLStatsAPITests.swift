@@ -103,6 +103,74 @@ struct NHLStatsAPITests {
         for message in messages { #expect(try FeedParser.parse(message.canonicalJSON()) == message) }
     }
 
+    /// A play of a constructed document (no real statsapi shoot-out document was found).
+    static func play(
+        _ index: Int, _ type: String, period: Int, _ periodType: String = "REGULAR", remaining: String = "20:00",
+        team: Int? = nil, player: (role: String, name: String)? = nil
+    ) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "result": .object(["eventTypeId": .string(type)]),
+            "about": .object([
+                "eventIdx": .int(index), "eventId": .int(100 + index), "period": .int(period),
+                "periodType": .string(periodType), "periodTimeRemaining": .string(remaining),
+                "dateTime": .string("2019-10-05T23:\(10 + index):00Z"),
+            ]),
+        ]
+        if let team { members["team"] = .object(["id": .int(team)]) }
+        if let player {
+            members["players"] = .array([
+                .object(["playerType": .string(player.role), "player": .object(["fullName": .string(player.name)])])
+            ])
+        }
+        return .object(members)
+    }
+
+    @Test func anOvertimeAndAShootoutInAConstructedDocument() throws {
+        let plays: [JSONValue] = [
+            Self.play(0, "PERIOD_START", period: 1), Self.play(1, "FACEOFF", period: 1),
+            Self.play(2, "GOAL", period: 1, remaining: "10:00", team: 1, player: ("Scorer", "Nico Hischier")),
+            Self.play(3, "PERIOD_END", period: 1, remaining: "00:00"), Self.play(4, "PERIOD_START", period: 2),
+            Self.play(5, "GOAL", period: 2, remaining: "04:30", team: 2, player: ("Scorer", "Mathew Barzal")),
+            Self.play(6, "PERIOD_END", period: 2, remaining: "00:00"), Self.play(7, "PERIOD_START", period: 3),
+            Self.play(8, "PERIOD_END", period: 3, remaining: "00:00"),
+            Self.play(9, "PERIOD_START", period: 4, "OVERTIME", remaining: "05:00"),
+            Self.play(10, "PERIOD_END", period: 4, "OVERTIME", remaining: "00:00"),
+            Self.play(11, "PERIOD_START", period: 5, "SHOOTOUT", remaining: "00:00"),
+            Self.play(12, "GOAL", period: 5, "SHOOTOUT", team: 1, player: ("Scorer", "Jack Hughes")),
+            Self.play(13, "MISSED_SHOT", period: 5, "SHOOTOUT", team: 2, player: ("Shooter", "Anders Lee")),
+            Self.play(14, "SHOT", period: 5, "SHOOTOUT", team: 1, player: ("Shooter", "Taylor Hall")),
+            Self.play(15, "FAILED_SHOT_ATTEMPT", period: 5, "SHOOTOUT", team: 2),
+            Self.play(16, "PERIOD_END", period: 5, "SHOOTOUT", remaining: "00:00"),
+            Self.play(17, "GAME_END", period: 5, "SHOOTOUT", remaining: "00:00"),
+        ]
+        func team(_ id: Int, _ code: String, _ name: String) -> JSONValue {
+            .object(["id": .int(id), "abbreviation": .string(code), "name": .string(name)])
+        }
+        let document = JSONValue.object([
+            "gamePk": .int(2_019_020_001),
+            "gameData": .object([
+                "game": .object(["type": .string("R")]),
+                "datetime": .object(["dateTime": .string("2019-10-05T23:00:00Z")]),
+                "status": .object(["abstractGameState": .string("Final")]),
+                "teams": .object([
+                    "home": team(1, "NJD", "New Jersey Devils"), "away": team(2, "NYI", "New York Islanders"),
+                ]),
+            ]),
+            "liveData": .object(["plays": .object(["allPlays": .array(plays)])]),
+        ])
+        #expect(NHLStatsAPI.detect(document))
+        let state = try Self.fold(try NHLStatsAPI.convert([document]))
+        #expect(state.periodLabel == "Final/SO")
+        #expect(state.homeScore == 2 && state.awayScore == 1)
+        #expect(
+            state.periods.map { "\($0.label) \($0.home)-\($0.away)" } == ["1st 1-0", "2nd 0-1", "3rd 0-0", "OT 0-0"])
+        #expect(state.shootout == SideTally(home: 1, away: 0))
+        #expect(
+            state.shootoutAttempts.elements.map { "\($0.side.rawValue) \($0.scored) \($0.player ?? "-")" } == [
+                "home true Jack Hughes", "away false Anders Lee", "home false Taylor Hall", "away false -",
+            ])
+    }
+
     @Test func detectionAndErrors() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: Self.path))
         let document = try JSONValue.parse(data)
