@@ -68,7 +68,9 @@ public enum ProviderFormats {
                     format: format?.name ?? "auto", reason: "document \(index + 1) is not JSON: \(error)")
             }
         }
-        guard let first = parsed.first else { throw ConvertError(format: format?.name ?? "auto", reason: "no document") }
+        guard let first = parsed.first else {
+            throw ConvertError(format: format?.name ?? "auto", reason: "no document")
+        }
         let chosen: any ProviderFormat.Type
         if let format {
             chosen = format
