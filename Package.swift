@@ -216,7 +216,9 @@ let package = Package(
             name: "ScoreStoreTests",
             dependencies: ["ScoreStore", "PostgresClient", "ScoreDomain", "LiveActivity", "ScoreFeedTesting"]
         ),
-        .testTarget(name: "ScoreFeedCLITests", dependencies: ["ScoreFeedTesting", "ChildProcess", "MLBFeedTesting"]),
+        .testTarget(
+            name: "ScoreFeedCLITests", dependencies: ["ScoreFeedTesting", "ChildProcess", "MLBFeedTesting", "ScoreDomain"]
+        ),
         .testTarget(name: "MLBFeedTests", dependencies: ["MLBFeed", "ScoreDomain", "ScoreFeedTesting"]),
         .testTarget(
             name: "MLBFollowTests",
