@@ -217,7 +217,8 @@ let package = Package(
             dependencies: ["ScoreStore", "PostgresClient", "ScoreDomain", "LiveActivity", "ScoreFeedTesting"]
         ),
         .testTarget(
-            name: "ScoreFeedCLITests", dependencies: ["ScoreFeedTesting", "ChildProcess", "MLBFeedTesting", "ScoreDomain"]
+            name: "ScoreFeedCLITests",
+            dependencies: ["ScoreFeedTesting", "ChildProcess", "MLBFeedTesting", "ScoreDomain"]
         ),
         .testTarget(name: "MLBFeedTests", dependencies: ["MLBFeed", "ScoreDomain", "ScoreFeedTesting"]),
         .testTarget(
