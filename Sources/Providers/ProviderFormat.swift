@@ -41,7 +41,7 @@ public struct ConvertError: Error, Sendable, Equatable, CustomStringConvertible 
 public enum ProviderFormats {
     /// Every format, in the order `--help` lists them. A new format is its file and its line here.
     public static let all: [any ProviderFormat.Type] = [
-        NHLWeb.self, NHLStatsAPI.self, StatsBomb.self, NBALive.self, NBAStatsV3.self,
+        NHLWeb.self, NHLStatsAPI.self, StatsBomb.self, NBALive.self, NBAStatsV3.self, SportradarNFL.self,
     ]
 
     /// The format named `name`.

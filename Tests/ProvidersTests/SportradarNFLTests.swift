@@ -1,0 +1,260 @@
+import Foundation
+import Providers
+import ScoreDomain
+import ScoreFeedTesting
+import Testing
+
+/// The official figures a game's document states, read with Foundation's JSON reader (not the converter's).
+struct SportradarNFLOfficial {
+    let id: String
+    let home: (alias: String, points: Int)
+    let away: (alias: String, points: Int)
+    /// `periods[].scoring`: each period's points per side.
+    let periods: [(home: Int, away: Int)]
+    /// Every play whose stated running score (`home_points`, `away_points`) differs from the play before.
+    let scoringPlays: [(id: String, home: Int, away: Int)]
+    /// The last play of every drive that ended in an interception, a fumble or on downs.
+    let turnoverPlays: [String]
+
+    init(_ path: String) throws {
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        id = try #require(root["id"] as? String)
+        let summary = try #require(root["summary"] as? [String: Any])
+        let home = try #require(summary["home"] as? [String: Any])
+        let away = try #require(summary["away"] as? [String: Any])
+        self.home = (try #require(home["alias"] as? String), try #require(home["points"] as? Int))
+        self.away = (try #require(away["alias"] as? String), try #require(away["points"] as? Int))
+        var periods: [(Int, Int)] = []
+        var scoring: [(String, Int, Int)] = []
+        var turnovers: [String] = []
+        var running = (0, 0)
+        for period in try #require(root["periods"] as? [[String: Any]]) {
+            let line = try #require(period["scoring"] as? [String: Any])
+            periods.append(
+                (
+                    try #require((line["home"] as? [String: Any])?["points"] as? Int),
+                    try #require((line["away"] as? [String: Any])?["points"] as? Int)
+                ))
+            for entry in try #require(period["pbp"] as? [[String: Any]]) {
+                let events = entry["type"] as? String == "drive" ? entry["events"] as? [[String: Any]] ?? [] : [entry]
+                let plays = events.filter { $0["type"] as? String == "play" }
+                if ["Interception", "Fumble", "Downs"].contains(entry["end_reason"] as? String ?? ""),
+                    let last = plays.last?["id"] as? String
+                {
+                    turnovers.append(last)
+                }
+                for play in plays {
+                    guard let homePoints = play["home_points"] as? Int, let awayPoints = play["away_points"] as? Int
+                    else { continue }
+                    if (homePoints, awayPoints) != running {
+                        scoring.append((try #require(play["id"] as? String), homePoints, awayPoints))
+                    }
+                    running = (homePoints, awayPoints)
+                }
+            }
+        }
+        self.periods = periods.map { (home: $0.0, away: $0.1) }
+        scoringPlays = scoring.map { (id: $0.0, home: $0.1, away: $0.2) }
+        turnoverPlays = turnovers
+    }
+}
+
+@Suite("sportradar-nfl: Sportradar NFL play-by-play")
+struct SportradarNFLTests {
+    static let game = "sea-at-ne-2016-11-13"
+    static func path(_ game: String) -> String { fixture("providers/sportradar-nfl/\(game).json") }
+
+    static func convert(_ game: String) throws -> [FeedMessage] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path(game)))
+        return try ProviderFormats.convert([data], format: SportradarNFL.self).messages
+    }
+
+    static func fold(_ messages: [FeedMessage]) throws -> ScoreState {
+        var state: ScoreState?
+        for message in messages { state = try ScoreFold.apply(message, to: state) }
+        return try #require(state)
+    }
+
+    @Test func foldsToTheDocumentsOwnFigures() throws {
+        let official = try SportradarNFLOfficial(Self.path(Self.game))
+        let messages = try Self.convert(Self.game)
+        let state = try Self.fold(messages)
+        #expect(state.gameId == "sr-nfl-0cb301fa-629d-4209-a8a6-9f76dfc695be")
+        #expect(state.gameId == "sr-nfl-" + official.id)
+        #expect(state.home.code == "NE" && state.home.name == "New England Patriots")
+        #expect(state.away.code == "SEA" && state.away.name == "Seattle Seahawks")
+        #expect(state.home.code == official.home.alias && state.away.code == official.away.alias)
+        #expect(state.sport == .football && state.rules.competition == "nfl")
+        #expect(state.status == .closed && state.periodLabel == "Final")
+        // The final: summary.home.points / summary.away.points.
+        #expect(state.homeScore == 24 && state.awayScore == 31)
+        #expect(state.homeScore == official.home.points && state.awayScore == official.away.points)
+        // The line score: literal, and periods[].scoring.
+        #expect(state.periods.map { "\($0.label) \($0.home)-\($0.away)" } == ["Q1 7-6", "Q2 7-13", "Q3 7-3", "Q4 3-9"])
+        #expect(state.periods.map { [$0.home, $0.away] } == official.periods.map { [$0.home, $0.away] })
+        // The scoring list: kinds, sides, scorers and clocks (literal), and every stated running score.
+        let scoring = state.scoring.elements
+        #expect(
+            scoring.map { "\($0.period) \($0.clock ?? "-") \($0.side?.rawValue ?? "-") \($0.kind) \($0.player ?? "-")" }
+                == [
+                    "1 10:30 home touchdown LeGarrette Blount", "1 10:19 home extraPoint Stephen Gostkowski",
+                    "1 7:14 away fieldGoal Steven Hauschka", "1 1:37 away fieldGoal Steven Hauschka",
+                    "2 10:56 away touchdown Doug Baldwin", "2 1:14 home touchdown LeGarrette Blount",
+                    "2 1:05 home extraPoint Stephen Gostkowski", "2 0:13.0 away touchdown Doug Baldwin",
+                    "2 0:06.0 away extraPoint Steven Hauschka", "3 7:58 home touchdown LeGarrette Blount",
+                    "3 7:52 home extraPoint Stephen Gostkowski", "3 2:57 away fieldGoal Steven Hauschka",
+                    "4 13:05 home fieldGoal Stephen Gostkowski", "4 8:59 away fieldGoal Steven Hauschka",
+                    "4 4:30 away touchdown Doug Baldwin",
+                ])
+        #expect(scoring.count == official.scoringPlays.count)
+        for (entry, play) in zip(scoring, official.scoringPlays) {
+            #expect(entry.id == "sportradar-nfl-\(official.id)-\(play.id)")
+            #expect("\(play.id) \(entry.homeScore)-\(entry.awayScore)" == "\(play.id) \(play.home)-\(play.away)")
+        }
+        // Turnovers: the drives that ended in an interception, a fumble or on downs.
+        let turnovers = messages.compactMap { message -> String? in
+            guard case .situationChanged(_, turnover: true, _) = message.event else { return nil }
+            return message.id
+        }
+        #expect(turnovers.count == 3)
+        #expect(turnovers == official.turnoverPlays.map { "sportradar-nfl-\(official.id)-\($0)-situation" })
+        let situation = try #require(state.situation)
+        #expect(situation.possession == .away)
+    }
+
+    @Test func gameOrderAndTimes() throws {
+        let messages = try Self.convert(Self.game)
+        let prefix = "sportradar-nfl-0cb301fa-629d-4209-a8a6-9f76dfc695be-"
+        #expect(messages.prefix(2).map(\.id) == [prefix + "scheduled", prefix + "started"])
+        #expect(messages.first?.at == parseRFC3339("2016-11-14T01:30:00Z"))
+        // The first situation: after the opening kickoff (wall clock 01:31:54), NE 1st and 10 at its own 25.
+        let first = try #require(messages.first { $0.event.type == "situation.changed" })
+        #expect(first.at == parseRFC3339("2016-11-14T01:31:54Z"))
+        #expect(
+            first.event
+                == .situationChanged(
+                    Situation(possession: .home, down: 1, distance: 10, yardLine: 25), turnover: false,
+                    clockMs: 15 * 60_000))
+        // At the SEA 35, NE's 65.
+        #expect(
+            messages.contains {
+                $0.event
+                    == .situationChanged(
+                        Situation(possession: .home, down: 1, distance: 10, yardLine: 65), turnover: false,
+                        clockMs: 13 * 60_000 + 6000)
+            })
+        #expect(messages.suffix(2).map(\.event) == [.periodEnded(period: 4), .gameEnded(.closed)])
+        #expect(zip(messages, messages.dropFirst()).allSatisfy { $0.at <= $1.at })
+        #expect(Set(messages.map(\.id)).count == messages.count)
+    }
+
+    @Test func convertingTwiceGivesTheSameMessagesWhichReadBack() throws {
+        let first = try Self.convert(Self.game)
+        #expect(first == (try Self.convert(Self.game)))
+        for message in first {
+            #expect(try FeedParser.parse(message.canonicalJSON()) == message)
+        }
+    }
+
+    @Test func detectsItsDocumentsOnly() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.path(Self.game)))
+        #expect(ProviderFormats.detect(try JSONValue.parse(data))?.name == SportradarNFL.name)
+        #expect(!SportradarNFL.detect(.object(["plays": .array([])])))
+    }
+
+    @Test(arguments: [
+        (6, "pass", true, ScoringKind.touchdown), (6, "punt", false, .touchdown), (3, "field_goal", true, .fieldGoal),
+        (1, "extra_point", true, .extraPoint), (2, "conversion", true, .twoPointConversion),
+        (2, "conversion", false, .defensiveConversion), (2, "rush", false, .safety),
+    ])
+    func kindOfARise(_ points: Int, _ playType: String, _ byOffense: Bool, _ kind: ScoringKind) {
+        #expect(SportradarNFL.kind(points: points, playType: playType, byOffense: byOffense) == kind)
+    }
+
+    /// A small playoff document written for the test (no real overtime document was found): a safety, a
+    /// touchdown with a two-point conversion, a defensive conversion, a tie after four quarters and an
+    /// overtime field goal.
+    static let overtime = """
+        {"id":"test-game","status":"closed","scheduled":"2024-01-14T18:00:00+00:00",
+         "summary":{"season":{"type":"PST"},"home":{"alias":"KC","name":"Chiefs","market":"Kansas City","points":10},
+                    "away":{"alias":"MIA","name":"Dolphins","market":"Miami","points":13}},
+         "periods":[
+          {"period_type":"quarter","number":1,"pbp":[{"type":"drive","events":[
+            {"type":"play","id":"p1","play_type":"rush","clock":"10:00","home_points":2,"away_points":0,
+             "wall_clock":"2024-01-14T18:10:00+00:00",
+             "start_situation":{"possession":{"alias":"MIA"}},
+             "statistics":[{"stat_type":"defense","safety":1,"player":{"name":"Chris Jones"}}]}]}]},
+          {"period_type":"quarter","number":2,"pbp":[{"type":"drive","events":[
+            {"type":"play","id":"p2","play_type":"pass","clock":"5:00","home_points":2,"away_points":6,
+             "start_situation":{"possession":{"alias":"MIA"}},
+             "end_situation":{"clock":"4:55","down":0,"yfd":0,"possession":{"alias":"MIA"},
+                              "location":{"alias":"KC","yardline":2}}},
+            {"type":"play","id":"p3","play_type":"conversion","clock":"4:55","home_points":2,"away_points":8,
+             "start_situation":{"possession":{"alias":"MIA"}}}]}]},
+          {"period_type":"quarter","number":3,"pbp":[{"type":"drive","events":[
+            {"type":"play","id":"p4","play_type":"pass","clock":"9:00","home_points":8,"away_points":8,
+             "start_situation":{"possession":{"alias":"KC"}}},
+            {"type":"play","id":"p5","play_type":"conversion","clock":"9:00","home_points":8,"away_points":10,
+             "start_situation":{"possession":{"alias":"KC"}}}]}]},
+          {"period_type":"quarter","number":4,"pbp":[{"type":"drive","events":[
+            {"type":"play","id":"p6","play_type":"rush","clock":"0:30","home_points":10,"away_points":10,
+             "start_situation":{"possession":{"alias":"MIA"}}}]},
+            {"type":"event","id":"e1","event_type":"period_end","clock":"00:00"}]},
+          {"period_type":"overtime","number":1,"pbp":[{"type":"drive","events":[
+            {"type":"play","id":"p7","play_type":"field_goal","clock":"3:00","home_points":10,"away_points":13,
+             "wall_clock":"2024-01-14T21:00:00+00:00","start_situation":{"possession":{"alias":"MIA"}}}]},
+            {"type":"event","id":"e2","event_type":"game_over","clock":"03:00"}]}]}
+        """
+
+    @Test func overtimeConversionsAndSafetiesOnAWrittenDocument() throws {
+        let messages = try ProviderFormats.convert([Data(Self.overtime.utf8)], format: nil).messages
+        let state = try Self.fold(messages)
+        #expect(state.rules.competition == "nfl-playoffs")
+        #expect(state.status == .closed && state.periodLabel == "Final/OT")
+        #expect(state.homeScore == 10 && state.awayScore == 13)
+        #expect(
+            state.scoring.elements.map { "\($0.side?.rawValue ?? "-") \($0.kind) \($0.points) \($0.player ?? "-")" }
+                == [
+                    "home safety 2 Chris Jones", "away touchdown 6 -", "away twoPointConversion 2 -",
+                    "home touchdown 6 -",
+                    "away defensiveConversion 2 -", "home safety 2 -", "away fieldGoal 3 -",
+                ])
+        #expect(
+            state.periods.map { "\($0.label) \($0.home)-\($0.away)" } == [
+                "Q1 2-0", "Q2 0-8", "Q3 6-2", "Q4 2-0", "OT 0-3",
+            ])
+        #expect(messages.contains { $0.event == .periodStarted(period: 5, kind: .overtime) })
+        #expect(messages.suffix(2).map(\.event) == [.periodEnded(period: 5), .gameEnded(.closed)])
+        #expect(messages.last?.at == parseRFC3339("2024-01-14T21:00:00Z"))
+        // A stated score no one play makes (four points at once) becomes score.corrected.
+        let four = Self.overtime.replacingOccurrences(
+            of: "\"home_points\":10,\"away_points\":13", with: "\"home_points\":10,\"away_points\":14")
+        let corrected = try ProviderFormats.convert([Data(four.utf8)], format: SportradarNFL.self).messages
+        #expect(corrected.contains { $0.event == .scoreCorrected(homeScore: 10, awayScore: 14) })
+        #expect(try Self.fold(corrected).awayScore == 14)
+    }
+
+    static func failure(_ text: String) -> ConvertError? {
+        do {
+            _ = try ProviderFormats.convert([Data(text.utf8)], format: SportradarNFL.self)
+            return nil
+        } catch { return error }
+    }
+
+    @Test func aWrongOrTruncatedDocumentNamesTheFormatAndTheField() throws {
+        let noPlayType = Self.overtime.replacingOccurrences(of: "\"play_type\":\"rush\",", with: "")
+        #expect(
+            Self.failure(noPlayType)?.description
+                == "sportradar-nfl: field \"periods[0].pbp[0].events[0].play_type\": missing (a string expected)")
+        let strangeTeam = Self.overtime.replacingOccurrences(of: "{\"alias\":\"MIA\"}}", with: "{\"alias\":\"NYJ\"}}")
+        #expect(Self.failure(strangeTeam)?.field == "periods[0].pbp[0].events[0].start_situation.possession.alias")
+        let preseasonTypo = Self.overtime.replacingOccurrences(of: "\"PST\"", with: "\"POST\"")
+        #expect(Self.failure(preseasonTypo)?.field == "summary.season.type")
+        let badClock = Self.overtime.replacingOccurrences(of: "\"clock\":\"10:00\"", with: "\"clock\":\"ten\"")
+        #expect(Self.failure(badClock)?.field == "periods[0].pbp[0].events[0].clock")
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.path(Self.game)))
+        let truncated = try #require(Self.failure(String(decoding: data.prefix(data.count / 2), as: UTF8.self)))
+        #expect(truncated.format == "sportradar-nfl" && truncated.reason.contains("not JSON"))
+    }
+}
