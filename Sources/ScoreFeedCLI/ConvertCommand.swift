@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MLBFeed
 import Providers
 import ScoreDomain
 
@@ -14,7 +15,10 @@ struct ConvertCommand: AsyncParsableCommand {
             (docs/providers.md), so converting again gives the same messages. Nothing is written to \
             stdout unless every document converts; a failure exits non-zero naming the format and the \
             field. Formats (--format auto detects them from the first document):
-            """ + "\n" + ProviderFormats.all.map { "  \($0.name): \($0.summary)" }.joined(separator: "\n")
+            """ + "\n"
+            + ProviderFormats.all.map { "  \($0.name): \($0.summary)" }.joined(separator: "\n") + "\n"
+            + "  mlb-feed: MLB Stats API live feed documents (GUMBO) of one game, in order (docs/mlb-feed.md)\n"
+            + "  retrosheet: Retrosheet event files (.EVA/.EVN), every game in them (TEAMyyyy beside them)"
     )
 
     @Argument(help: "The game's documents (JSON).")
@@ -25,16 +29,52 @@ struct ConvertCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give the game's document") }
-        guard format == "auto" || ProviderFormats.named(format) != nil else {
+        guard ["auto", "mlb-feed", "retrosheet"].contains(format) || ProviderFormats.named(format) != nil else {
             throw ValidationError(
                 "unknown format \"\(format)\" (known: auto, "
-                    + ProviderFormats.all.map { $0.name }.joined(separator: ", ") + ")")
+                    + ProviderFormats.all.map { $0.name }.joined(separator: ", ") + ", mlb-feed, retrosheet)")
         }
     }
 
     func run() async throws {
-        let messages = try Self.convert(files, format: format)
+        let messages: [FeedMessage]
+        switch format {
+        case "retrosheet": messages = try Self.retrosheet(files)
+        case "mlb-feed": messages = try Self.mlbFeed(files)
+        default: messages = try Self.convert(files, format: format)
+        }
         Output.write(messages.map { $0.canonicalJSON() + "\n" }.joined())
+    }
+
+    /// Retrosheet event files: every game in them, in file order; the first bad game stops it.
+    static func retrosheet(_ files: [String]) throws -> [FeedMessage] {
+        var messages: [FeedMessage] = []
+        for game in try FeedSources.retrosheetGames(files) {
+            switch game {
+            case .success(let sourced): messages += sourced.map(\.message)
+            case .failure(let error): throw CLIError("retrosheet: \(error.description)")
+            }
+        }
+        return messages
+    }
+
+    /// MLB live feed documents of one game, in the given order, through the differ of `follow mlb`
+    /// from an empty view: the messages the log would get.
+    static func mlbFeed(_ files: [String]) throws -> [FeedMessage] {
+        var view: MLBGameView?
+        var messages: [FeedMessage] = []
+        for file in files {
+            let snapshot: MLBSnapshot
+            do {
+                snapshot = try MLBSnapshot(data: try Data(contentsOf: URL(fileURLWithPath: file)))
+            } catch {
+                throw CLIError("\(file): mlb-feed: \(error)")
+            }
+            let diff = MLBDiffer.diff(view ?? MLBGameView(gamePk: snapshot.gamePk), snapshot)
+            view = diff.view
+            messages += diff.messages
+        }
+        return messages
     }
 
     /// Reads and converts the documents; `format` is `auto` or a format's name.

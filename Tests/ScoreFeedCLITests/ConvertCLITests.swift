@@ -50,4 +50,23 @@ struct ConvertCLITests {
         #expect(badFormat.status != 0)
         #expect(badFormat.stderr.contains("unknown format \"espn\""))
     }
+
+    @Test("Retrosheet event files and MLB live feed documents join the same command")
+    func baseballFormats() async throws {
+        let cli = CLI(databaseURL: nil)
+        let retrosheet = try await cli.run("convert", "--format", "retrosheet", fixture("retrosheet/2019/2019ANA.EVA"))
+        #expect(retrosheet.status == 0, "\(retrosheet.stderr)")
+        let games = Set(try retrosheet.stdout.split(separator: "\n").map { try FeedParser.parse($0).gameId })
+        #expect(games.count == 81, "every home game of the 2019 Angels")
+        let folder = repositoryRoot.appendingPathComponent("fixtures/mlb/full-game")
+        let documents = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasSuffix(".json")
+        }
+        .sorted().map { folder.appendingPathComponent($0).path }
+        let mlb = try await cli.run(["convert", "--format", "mlb-feed"] + documents)
+        #expect(mlb.status == 0, "\(mlb.stderr)")
+        let messages = try mlb.stdout.split(separator: "\n").map { try FeedParser.parse($0) }
+        #expect(messages.first?.event.type == "game.scheduled")
+        #expect(messages.last?.event.type == "game.ended")
+    }
 }
