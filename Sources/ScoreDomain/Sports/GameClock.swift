@@ -29,12 +29,49 @@ public struct GameClock: Sendable, Equatable {
     /// `"M:SS"` of `ms`; counting down, seconds are rounded up (4:32.4 left shows `4:33`… as a game
     /// clock does) and under a minute tenths are shown (`0:04.3`; 59.95 s left is still `1:00`).
     public static func display(_ ms: Int, countsDown: Bool) -> String {
+        guard ms >= 0, ms < 6_000_000_000 else { return displayText(ms, countsDown: countsDown) }
+        if countsDown && (ms + 99) / 100 < 600 {
+            let tenths = (ms + 99) / 100
+            return clockText(minutes: 0, seconds: tenths / 10, tenths: tenths % 10)
+        }
+        let seconds = countsDown ? (ms + 999) / 1000 : ms / 1000
+        return clockText(minutes: seconds / 60, seconds: seconds % 60, tenths: nil)
+    }
+
+    /// ``display(_:countsDown:)`` by string concatenation, for values the fast path does not take.
+    private static func displayText(_ ms: Int, countsDown: Bool) -> String {
         if countsDown && (ms + 99) / 100 < 600 {
             let tenths = (ms + 99) / 100
             return "0:" + twoDigits(tenths / 10) + "." + String(tenths % 10)
         }
         let seconds = countsDown ? (ms + 999) / 1000 : ms / 1000
         return String(seconds / 60) + ":" + twoDigits(seconds % 60)
+    }
+
+    /// `"M:SS"` or `"M:SS.t"` written byte by byte into a small string (no interpolation, no
+    /// allocation). `minutes` below 100,000, `seconds` 0-59, `tenths` 0-9.
+    private static func clockText(minutes: Int, seconds: Int, tenths: Int?) -> String {
+        String(unsafeUninitializedCapacity: 15) { buffer in
+            let zero = UInt8(ascii: "0")
+            var count = 0
+            var divisor = 1
+            while divisor * 10 <= minutes { divisor *= 10 }
+            while divisor > 0 {
+                buffer[count] = zero + UInt8(minutes / divisor % 10)
+                count += 1
+                divisor /= 10
+            }
+            buffer[count] = UInt8(ascii: ":")
+            buffer[count + 1] = zero + UInt8(seconds / 10)
+            buffer[count + 2] = zero + UInt8(seconds % 10)
+            count += 3
+            if let tenths {
+                buffer[count] = UInt8(ascii: ".")
+                buffer[count + 1] = zero + UInt8(tenths)
+                count += 2
+            }
+            return count
+        }
     }
 
     /// Soccer's match minute of match time `ms` in a period that ends at `endMinute`: `"53'"`, or in
