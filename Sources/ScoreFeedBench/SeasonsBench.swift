@@ -43,7 +43,10 @@ struct SeasonsBench: AsyncParsableCommand {
     @Option(help: "End-to-end rounds (interleaved across the sports, each in a fresh schema); the median is reported.")
     var endToEndRounds = 3
 
-    @Option(help: "Games per sport also replayed live: one message per ingest and projection, as a provider sends them (0: none).")
+    @Option(
+        help:
+            "Games per sport also replayed live: one message per ingest and projection, as a provider sends them (0: none)."
+    )
     var liveGames = 8
 
     @Flag(help: "Only the in-memory part.")
@@ -51,7 +54,8 @@ struct SeasonsBench: AsyncParsableCommand {
 
     func validate() throws {
         guard foldRounds >= 1, endToEndRounds >= 1, foldEvents >= 1, liveGames >= 0, scale > 0 else {
-            throw ValidationError("--fold-rounds, --end-to-end-rounds and --fold-events must be at least 1, --scale above 0")
+            throw ValidationError(
+                "--fold-rounds, --end-to-end-rounds and --fold-events must be at least 1, --scale above 0")
         }
     }
 
@@ -94,7 +98,8 @@ struct SeasonsBench: AsyncParsableCommand {
         for report in reports { sportsJSON[report.league.sport.rawValue] = report.json(reference: reference) }
         try printJSON([
             "benchmark": "seasons", "seed": seed, "scale": scale, "foldRounds": foldRounds,
-            "endToEndRounds": memoryOnly ? 0 : endToEndRounds, "generatingSeconds": rounded(generatingSeconds, places: 3),
+            "endToEndRounds": memoryOnly ? 0 : endToEndRounds,
+            "generatingSeconds": rounded(generatingSeconds, places: 3),
             "reference": "baseball (synthetic MLB season)",
             "target": "foldRatio and endToEndRatio <= 1.2 (ns per event over baseball's)",
             "sports": sportsJSON,
@@ -202,7 +207,8 @@ struct SeasonReport {
             "competition": league.competition, "games": games, "events": events, "eventsPerGame": perGame(events),
             "scoringPlaysPerGame": perGame(scoringPlays), "pointsPerGame": perGame(points),
             "overtimeGames": overtimeGames, "eventsPerGameByType": mix.mapValues { perGame($0) },
-            "foldNsPerEvent": rounded(foldMedian, places: 1), "foldNsPerEventRounds": foldNs.map { rounded($0, places: 1) },
+            "foldNsPerEvent": rounded(foldMedian, places: 1),
+            "foldNsPerEventRounds": foldNs.map { rounded($0, places: 1) },
             "foldRatio": rounded(foldMedian / reference.foldMedian, places: 2),
         ]
         if !endToEnd.isEmpty {
@@ -217,7 +223,8 @@ struct SeasonReport {
             result["live"] = [
                 "games": liveGames,
                 "events": live.events, "seconds": rounded(live.seconds, places: 3),
-                "usPerEvent": rounded(live.usPerEvent, places: 1), "ratio": rounded(live.usPerEvent / base.usPerEvent, places: 2),
+                "usPerEvent": rounded(live.usPerEvent, places: 1),
+                "ratio": rounded(live.usPerEvent / base.usPerEvent, places: 2),
                 "storedBytesPerEvent": live.bytes / max(1, live.events),
             ]
         }

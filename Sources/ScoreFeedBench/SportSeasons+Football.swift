@@ -53,8 +53,11 @@ extension SportSeasons {
             if yardLine >= 62 {
                 let made = game.random.chance(yardLine >= 80 ? 0.95 : 0.8)
                 if made { try game.score(team, .fieldGoal, player: game.player(team)) }
-                let next = made ? kickoff(to: team.other) : Situation(
-                    possession: team.other, down: 1, distance: 10, yardLine: 100 - yardLine)
+                let next =
+                    made
+                    ? kickoff(to: team.other)
+                    : Situation(
+                        possession: team.other, down: 1, distance: 10, yardLine: 100 - yardLine)
                 return (next, false, true, made)
             }
             let spot = max(5, min(45, 100 - yardLine - game.random.int(35...50)))
@@ -72,7 +75,10 @@ extension SportSeasons {
         }
         if game.random.chance(0.022) {
             let spot = max(1, min(99, 100 - (yardLine + gain)))
-            return (Situation(possession: team.other, down: 1, distance: min(10, 100 - spot), yardLine: spot), true, true, false)
+            return (
+                Situation(possession: team.other, down: 1, distance: min(10, 100 - spot), yardLine: spot), true, true,
+                false
+            )
         }
         let spot = yardLine + gain
         if spot >= 100 {
@@ -89,7 +95,9 @@ extension SportSeasons {
             return (Situation(possession: team.other, down: 1, distance: 10, yardLine: 35), false, true, true)
         }
         if gain >= distance {
-            return (Situation(possession: team, down: 1, distance: min(10, 100 - spot), yardLine: spot), false, stop, false)
+            return (
+                Situation(possession: team, down: 1, distance: min(10, 100 - spot), yardLine: spot), false, stop, false
+            )
         }
         if down == 4 {
             let turnedOver = Situation(possession: team.other, down: 1, distance: min(10, spot), yardLine: 100 - spot)

@@ -152,7 +152,8 @@ struct GameWriter {
     /// A scoring play at the current clock; returns its message id.
     @discardableResult
     mutating func score(_ team: Side, _ kind: ScoringKind, player: String? = nil) throws -> String {
-        try emit(.pointsScored(PointsScored(team: team, points: kind.points, kind: kind, player: player, clockMs: clockMs)))
+        try emit(
+            .pointsScored(PointsScored(team: team, points: kind.points, kind: kind, player: player, clockMs: clockMs)))
     }
 
     /// The next period begins, its clock at the rules' start, stopped.

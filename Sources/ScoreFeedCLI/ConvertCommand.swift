@@ -16,9 +16,9 @@ struct ConvertCommand: AsyncParsableCommand {
             stdout unless every document converts; a failure exits non-zero naming the format and the \
             field. Formats (--format auto detects them from the first document):
             """ + "\n"
-            + ProviderFormats.all.map { "  \($0.name): \($0.summary)" }.joined(separator: "\n") + "\n"
-            + "  mlb-feed: MLB Stats API live feed documents (GUMBO) of one game, in order (docs/mlb-feed.md)\n"
-            + "  retrosheet: Retrosheet event files (.EVA/.EVN), every game in them (TEAMyyyy beside them)"
+                + ProviderFormats.all.map { "  \($0.name): \($0.summary)" }.joined(separator: "\n") + "\n"
+                + "  mlb-feed: MLB Stats API live feed documents (GUMBO) of one game, in order (docs/mlb-feed.md)\n"
+                + "  retrosheet: Retrosheet event files (.EVA/.EVN), every game in them (TEAMyyyy beside them)"
     )
 
     @Argument(help: "The game's documents (JSON).")
