@@ -69,29 +69,70 @@ public struct ScoreState: Sendable, Equatable {
     /// The `at` of the last folded event.
     public var updatedAt: Date
 
-    // Clock sports (docs/sports.md).
-    /// 0 before the start, then the current period, numbered through the game.
-    public var periodNumber = 0
-    /// Whether the current period has ended (an intermission, or the end).
-    public var periodEnded = false
-    /// The game clock's anchor, once a timed period began.
-    public var clock: GameClock?
-    /// The shoot-out tally, once a shoot-out began.
-    public var shootout: SideTally?
-    /// Soccer: players sent off per side.
-    public var redCards = SideTally()
-    /// Football: possession, down and distance, once known.
-    public var situation: Situation?
+    // Clock sports (docs/sports.md): kept in one copy-on-write box that a baseball state never has,
+    // so that copying a state (once per folded event) costs no more than a reference for them.
+    private var extras: ExtrasBox?
 
-    // Every sport: what happened, for the scoring list, the line score and retractions.
+    /// 0 before the start, then the current period, numbered through the game.
+    public var periodNumber: Int {
+        get { extras?.value.periodNumber ?? 0 }
+        set { mutateExtras { $0.periodNumber = newValue } }
+    }
+    /// Whether the current period has ended (an intermission, or the end).
+    public var periodEnded: Bool {
+        get { extras?.value.periodEnded ?? false }
+        set { mutateExtras { $0.periodEnded = newValue } }
+    }
+    /// The game clock's anchor, once a timed period began.
+    public var clock: GameClock? {
+        get { extras?.value.clock }
+        set { mutateExtras { $0.clock = newValue } }
+    }
+    /// The shoot-out tally, once a shoot-out began.
+    public var shootout: SideTally? {
+        get { extras?.value.shootout }
+        set { mutateExtras { $0.shootout = newValue } }
+    }
+    /// Soccer: players sent off per side.
+    public var redCards: SideTally {
+        get { extras?.value.redCards ?? SideTally() }
+        set { mutateExtras { $0.redCards = newValue } }
+    }
+    /// Football: possession, down and distance, once known.
+    public var situation: Situation? {
+        get { extras?.value.situation }
+        set { mutateExtras { $0.situation = newValue } }
+    }
+    /// Soccer cards in game order (retracted ones removed).
+    public var cards: Chain<CardShown> {
+        get { extras?.value.cards ?? Chain() }
+        set { mutateExtras { $0.cards = newValue } }
+    }
+    /// Shoot-out attempts in order (retracted ones removed).
+    public var shootoutAttempts: Chain<ShootoutAttempt> {
+        get { extras?.value.shootoutAttempts ?? Chain() }
+        set { mutateExtras { $0.shootoutAttempts = newValue } }
+    }
+    /// Message ids taken back by `event.retracted`.
+    public var retracted: Chain<String> {
+        get { extras?.value.retracted ?? Chain() }
+        set { mutateExtras { $0.retracted = newValue } }
+    }
+
+    // Every sport: what happened, for the scoring list and the line score.
     /// Scoring plays and corrections in game order (retracted plays removed).
     public var scoring = Chain<ScoringPlay>()
-    /// Soccer cards in game order (retracted ones removed).
-    public var cards = Chain<CardShown>()
-    /// Shoot-out attempts in order (retracted ones removed).
-    public var shootoutAttempts = Chain<ShootoutAttempt>()
-    /// Message ids taken back by `event.retracted`.
-    public var retracted = Chain<String>()
+
+    /// Changes the boxed values, copying the box first when another state shares it.
+    private mutating func mutateExtras(_ change: (inout Extras) -> Void) {
+        if isKnownUniquelyReferenced(&extras), let box = extras {
+            change(&box.value)
+        } else {
+            var value = extras?.value ?? Extras()
+            change(&value)
+            extras = ExtrasBox(value)
+        }
+    }
 
     /// Creates a state. Normally states come from ``ScoreFold``; this is for tests and snapshots.
     public init(
@@ -137,4 +178,24 @@ public struct ScoreState: Sendable, Equatable {
 
     /// Position of the current half-inning in play order (Top n < Bottom n < Top n+1).
     var halfInningIndex: Int { inningNumber * 2 + (half == .bottom ? 1 : 0) }
+}
+
+/// The values of a state that only the clock sports (and retractions) set.
+struct Extras: Sendable, Equatable {
+    var periodNumber = 0
+    var periodEnded = false
+    var clock: GameClock?
+    var shootout: SideTally?
+    var redCards = SideTally()
+    var situation: Situation?
+    var cards = Chain<CardShown>()
+    var shootoutAttempts = Chain<ShootoutAttempt>()
+    var retracted = Chain<String>()
+}
+
+/// The box of ``Extras``: changed in place only while one state holds it (copy on write), so sharing
+/// it between states is safe.
+final class ExtrasBox: @unchecked Sendable {
+    var value: Extras
+    init(_ value: Extras) { self.value = value }
 }

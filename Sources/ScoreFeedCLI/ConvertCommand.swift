@@ -31,7 +31,7 @@ struct ConvertCommand: AsyncParsableCommand {
         guard !files.isEmpty else { throw ValidationError("give the game's document") }
         guard ["auto", "mlb-feed", "retrosheet"].contains(format) || ProviderFormats.named(format) != nil else {
             throw ValidationError(
-                "unknown format \"\(format)\" (known: auto, "
+                "--format: unknown format \"\(format)\" (known: auto, "
                     + ProviderFormats.all.map { $0.name }.joined(separator: ", ") + ", mlb-feed, retrosheet)")
         }
     }

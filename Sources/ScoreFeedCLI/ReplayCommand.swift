@@ -77,7 +77,7 @@ struct ReplayCommand: AsyncParsableCommand {
         if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a positive number") }
         guard Format(rawValue: format) != nil || ProviderFormats.named(format) != nil else {
             let known = Format.allCases.map(\.rawValue) + ProviderFormats.all.map { $0.name }
-            throw ValidationError("unknown format \"\(format)\" (known: \(known.joined(separator: ", ")))")
+            throw ValidationError("--format: unknown format \"\(format)\" (known: \(known.joined(separator: ", ")))")
         }
     }
 

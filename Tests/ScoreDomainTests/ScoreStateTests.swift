@@ -125,6 +125,14 @@ struct ScoreStateTests {
                 stored += Mirror(reflecting: child.value).children.compactMap(\.label).flatMap {
                     $0 == "setup" ? ["sport", "rules"] : [$0]
                 }
+            } else if label == "extras" {
+                // The clock sports' values, boxed (absent in a baseball state): their fields.
+                var clockSport = state
+                clockSport.periodNumber = 1
+                let box = Mirror(reflecting: clockSport).children.first { $0.label == "extras" }!.value
+                let unwrapped = Mirror(reflecting: box).children.first!.value  // the Optional's value
+                let extras = Mirror(reflecting: unwrapped).children.first { $0.label == "value" }!.value
+                stored += Mirror(reflecting: extras).children.compactMap(\.label)
             } else {
                 stored.append(label)
             }

@@ -20,7 +20,8 @@ func pushLines(_ gameId: String, _ connection: PostgresConnection) async throws 
 @Suite("Live Activity pushes per registered activity")
 struct ActivityPushTests {
     @Test(
-        "a fixture with three registered activities gives exactly its golden pushes", arguments: ReplayTests.fixtures)
+        "a fixture with three registered activities gives exactly its golden pushes", .serialized,
+        arguments: ReplayTests.fixtures)
     func golden(_ name: String) async throws {
         try await withStore { connection in
             let file = fixture("\(name).jsonl")
@@ -51,7 +52,7 @@ struct ActivityPushTests {
 
     @Test(
         "planning one activity in the page and fanning the others out one per transaction gives each activity exactly its golden pushes",
-        arguments: ReplayTests.fixtures)
+        .serialized, arguments: ReplayTests.fixtures)
     func fannedOut(_ name: String) async throws {
         try await withStore { connection in
             let file = fixture("\(name).jsonl")

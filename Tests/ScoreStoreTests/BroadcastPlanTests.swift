@@ -28,7 +28,7 @@ func registerChannel(for file: String, _ connection: PostgresConnection) async t
 
 @Suite("broadcasts planned for a game's channel")
 struct BroadcastPlanTests {
-    @Test("a fixture game's channel gets exactly its golden broadcasts", arguments: ReplayTests.fixtures)
+    @Test("a fixture game's channel gets exactly its golden broadcasts", .serialized, arguments: ReplayTests.fixtures)
     func golden(_ name: String) async throws {
         try await withStore { connection in
             let file = fixture("\(name).jsonl")

@@ -10,7 +10,7 @@ import Testing
 struct FCMTargetTests {
     @Test(
         "the FCM activity gets exactly the pushes of an APNs activity, the follower exactly its golden messages",
-        arguments: ReplayTests.fixtures)
+        .serialized, arguments: ReplayTests.fixtures)
     func golden(_ name: String) async throws {
         try await withStore { connection in
             let file = fixture("\(name).jsonl")

@@ -18,7 +18,7 @@ struct ReplayTests {
 
     @Test(
         "replay prints exactly the golden pushes of an activity registered before the game; a second replay nothing",
-        arguments: fixtures)
+        .serialized, arguments: fixtures)
     func golden(_ name: String) async throws {
         try await withStore { connection in
             let replayer = Replayer(ingestor: Ingestor(connection: connection))
@@ -49,7 +49,7 @@ struct ReplayTests {
 
     @Test(
         "after a run killed between storing and projecting, the next replay prints every push of what it stored",
-        arguments: fixtures)
+        .serialized, arguments: fixtures)
     func afterKilledRun(_ name: String) async throws {
         try await withStore { connection in
             let messages = try FeedFile.read(fixture("\(name).jsonl"))
