@@ -2,14 +2,11 @@ import Foundation
 
 /// One domain event of a game, as carried by a ``FeedMessage``.
 ///
-/// The cases that carry strings are `indirect` (their values boxed): the enum stays a few words, so
-/// the fold's copies of a message cost a reference, not a copy of teams, rules and names.
-///
 /// The parser only produces values inside the documented ranges (runs 1…4, outs 1…3, inning 1…99,
 /// scores 0…999, the status subsets below); ``ScoreFold`` rejects anything else with `invalid-event`.
 public enum ScoreEvent: Sendable, Equatable {
     /// The game exists: teams, scheduled start, sport and rules. Also used to re-schedule before the start.
-    indirect case gameScheduled(home: Team, away: Team, startsAt: Date, setup: GameSetup = .baseball)
+    case gameScheduled(home: Team, away: Team, startsAt: Date, setup: GameSetup = .baseball)
     /// First pitch: the game goes to `inprogress`, Top 1st.
     case gameStarted
     /// A new half-inning begins (or the current one is confirmed).
@@ -37,15 +34,15 @@ public enum ScoreEvent: Sendable, Equatable {
     /// The clock stops at the message's instant (at `ms` when given).
     case clockStopped(ms: Int?)
     /// Clock sports: a scoring play.
-    indirect case pointsScored(PointsScored)
+    case pointsScored(PointsScored)
     /// A shoot-out attempt, scored or not.
-    indirect case shootoutAttempt(team: Side, scored: Bool, player: String?)
+    case shootoutAttempt(team: Side, scored: Bool, player: String?)
     /// Soccer: a card.
-    indirect case cardShown(team: Side, card: Card, player: String?, clockMs: Int?)
+    case cardShown(team: Side, card: Card, player: String?, clockMs: Int?)
     /// Football: possession, down and distance.
-    indirect case situationChanged(Situation, turnover: Bool, clockMs: Int?)
+    case situationChanged(Situation, turnover: Bool, clockMs: Int?)
     /// Takes back the earlier event with message id `id` (a scoring play, a shoot-out attempt, a card).
-    indirect case retracted(id: String, reason: String?)
+    case retracted(id: String, reason: String?)
 
     /// The wire name of the event, e.g. `"run.scored"`.
     public var type: String {
