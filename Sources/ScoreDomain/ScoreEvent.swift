@@ -79,20 +79,13 @@ public enum ScoreEvent: Sendable, Equatable {
 }
 
 /// A game's sport and the rules it is played by (`game.scheduled`'s `sport`, `competition`, `rules`).
-///
-/// An immutable class, not a struct: `game.scheduled` carries it, and as one reference it keeps
-/// ``ScoreEvent`` (and every copy of a message the fold makes) as small as before the sports.
-public final class GameSetup: Sendable, Equatable {
-    public let sport: Sport
-    public let rules: GameRules
+public struct GameSetup: Sendable, Equatable {
+    public var sport: Sport
+    public var rules: GameRules
 
     public init(sport: Sport, rules: GameRules) {
         self.sport = sport
         self.rules = rules
-    }
-
-    public static func == (lhs: GameSetup, rhs: GameSetup) -> Bool {
-        lhs === rhs || (lhs.sport == rhs.sport && lhs.rules == rhs.rules)
     }
 
     /// Baseball by MLB's rules: every game scheduled without a sport.
