@@ -106,8 +106,4 @@ struct FeedFields {
     static func isASCIILetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
         ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
     }
-
-    static func isGameIdCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        GameIdRule.isCharacter(scalar)
-    }
 }

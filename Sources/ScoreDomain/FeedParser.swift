@@ -99,7 +99,7 @@ public enum FeedParser {
             let id = try fields.string("id", length: 1...200, rule: "must be a string of 1 to 200 characters")
             messageId = id
             let gameId = try fields.string(
-                "gameId", length: 1...64, allowed: FeedFields.isGameIdCharacter,
+                "gameId", length: 1...64, allowed: GameIdRule.isCharacter,
                 rule: GameIdRule.text)
             let at = try fields.timestamp("at")
             let event = try self.event(from: fields, at: at)

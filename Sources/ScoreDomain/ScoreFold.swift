@@ -91,15 +91,11 @@ public enum ScoreFold {
     private static func apply(_ event: ScoreEvent, id: String, to state: inout ScoreState) throws(FoldError) {
         let started = state.inningNumber >= 1
         switch event {
-        case .gameScheduled(let home, let away, let startsAt, let setup):
-            guard state.status == .scheduled, !started else { throw .alreadyStarted(event, state) }
-            state.reschedule(home: home, away: away, startsAt: startsAt, setup: setup)
+        case .gameScheduled:
+            try SharedFold.reschedule(event, started: started, in: &state)
 
         case .gameStarted:
-            guard !started, state.status == .scheduled || state.status == .delayed else {
-                throw .alreadyStarted(event, state)
-            }
-            state.status = .inprogress
+            try SharedFold.start(event, started: started, in: &state)
             state.inningNumber = 1
             state.half = .top
             state.outs = 0
@@ -145,10 +141,7 @@ public enum ScoreFold {
             throw .otherSport(event, state)
 
         case .statusChanged(let status):
-            if !started && status != .delayed {
-                throw .notStarted(event, state, hint: status == .inprogress ? " (send game.started)" : "")
-            }
-            state.status = status
+            try SharedFold.changeStatus(to: status, event, started: started, in: &state)
 
         case .gameEnded(let status):
             if !started && status == .closed {

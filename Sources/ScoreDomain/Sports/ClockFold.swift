@@ -10,15 +10,11 @@ enum ClockFold {
         let at = message.at
         let started = state.periodNumber >= 1
         switch event {
-        case .gameScheduled(let home, let away, let startsAt, let setup):
-            guard state.status == .scheduled, !started else { throw .alreadyStarted(event, state) }
-            state.reschedule(home: home, away: away, startsAt: startsAt, setup: setup)
+        case .gameScheduled:
+            try SharedFold.reschedule(event, started: started, in: &state)
 
         case .gameStarted:
-            guard !started, state.status == .scheduled || state.status == .delayed else {
-                throw .alreadyStarted(event, state)
-            }
-            state.status = .inprogress
+            try SharedFold.start(event, started: started, in: &state)
             begin(period: 1, at: at, in: &state)
 
         case .inningChanged, .runScored, .outRecorded, .basesChanged:
@@ -97,10 +93,7 @@ enum ClockFold {
             SharedFold.correct(home: homeScore, away: awayScore, id: message.id, in: &state)
 
         case .statusChanged(let status):
-            if !started && status != .delayed {
-                throw .notStarted(event, state, hint: status == .inprogress ? " (send game.started)" : "")
-            }
-            state.status = status
+            try SharedFold.changeStatus(to: status, event, started: started, in: &state)
 
         case .gameEnded(let status):
             if status == .closed {

@@ -1,5 +1,31 @@
-/// `event.retracted`, `score.corrected` and the shoot-out's result: the parts of the fold every sport shares.
+/// The parts of the fold every sport shares: re-scheduling, the start's and an interim status's
+/// checks, `event.retracted`, `score.corrected` and the shoot-out's result.
 enum SharedFold {
+    /// `game.scheduled` again: new teams, time, sport and rules, only before the start.
+    static func reschedule(_ event: ScoreEvent, started: Bool, in state: inout ScoreState) throws(FoldError) {
+        guard case .gameScheduled(let home, let away, let startsAt, let setup) = event else { return }
+        guard state.status == .scheduled, !started else { throw .alreadyStarted(event, state) }
+        state.reschedule(home: home, away: away, startsAt: startsAt, setup: setup)
+    }
+
+    /// `game.started`: once, from scheduled or a pre-game delay; the game goes in progress.
+    static func start(_ event: ScoreEvent, started: Bool, in state: inout ScoreState) throws(FoldError) {
+        guard !started, state.status == .scheduled || state.status == .delayed else {
+            throw .alreadyStarted(event, state)
+        }
+        state.status = .inprogress
+    }
+
+    /// `status.changed`: only a delay before the start.
+    static func changeStatus(
+        to status: GameStatus, _ event: ScoreEvent, started: Bool, in state: inout ScoreState
+    ) throws(FoldError) {
+        if !started && status != .delayed {
+            throw .notStarted(event, state, hint: status == .inprogress ? " (send game.started)" : "")
+        }
+        state.status = status
+    }
+
     /// Takes back the scoring play, card or shoot-out attempt with message id `id`: the game as if it
     /// had not happened (score, scoring list with its running scores, red cards, shoot-out tally).
     static func retract(_ id: String, in state: inout ScoreState) throws(FoldError) {
