@@ -12,7 +12,7 @@ public enum NHLStatsAPI: ProviderFormat {
 
     /// A document with `gamePk`, `gameData.teams` and `liveData.plays.allPlays`.
     public static func detect(_ document: JSONValue) -> Bool {
-        let root = NHLNode(document, format: name)
+        let root = DocumentNode(document, format: name)
         return (try? root["gamePk"].int()) != nil && !root["gameData"]["teams"].isMissing
             && (try? root["liveData"]["plays"]["allPlays"].array()) != nil
     }
@@ -23,14 +23,14 @@ public enum NHLStatsAPI: ProviderFormat {
         guard documents.count == 1 else {
             throw ConvertError(format: name, reason: "takes one live-feed document per game, not \(documents.count)")
         }
-        var writer = try NHLStatsAPIWriter(NHLNode(documents[0], format: name))
+        var writer = try NHLStatsAPIWriter(DocumentNode(documents[0], format: name))
         return try writer.messages()
     }
 }
 
 /// Reads the document and writes its messages in game order.
 struct NHLStatsAPIWriter {
-    private let root: NHLNode
+    private let root: DocumentNode
     private let number: Int
     private let gameId: String
     private let homeTeamId: Int
@@ -42,7 +42,7 @@ struct NHLStatsAPIWriter {
     private var ended = false
     private var last: Date
 
-    init(_ root: NHLNode) throws(ConvertError) {
+    init(_ root: DocumentNode) throws(ConvertError) {
         self.root = root
         number = try root["gamePk"].int()
         gameId = "nhl-\(number)"
@@ -73,7 +73,7 @@ struct NHLStatsAPIWriter {
             .gameScheduled(
                 home: try team(gameData["teams"]["home"]), away: try team(gameData["teams"]["away"]),
                 startsAt: startsAt, setup: setup))
-        var plays: [(index: Int, node: NHLNode)] = []
+        var plays: [(index: Int, node: DocumentNode)] = []
         for node in try root["liveData"]["plays"]["allPlays"].array() {
             plays.append((try node["about"]["eventIdx"].int(), node))
         }
@@ -88,7 +88,7 @@ struct NHLStatsAPIWriter {
     }
 
     /// A team: `abbreviation` (or `triCode`), `name`, no logo.
-    private func team(_ node: NHLNode) throws(ConvertError) -> Team {
+    private func team(_ node: DocumentNode) throws(ConvertError) -> Team {
         let codeNode = node["abbreviation"].present ?? node["triCode"]
         let code = try codeNode.string()
         guard (1...8).contains(code.count), code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
@@ -97,7 +97,7 @@ struct NHLStatsAPIWriter {
         return Team(code: code, name: String(try node["name"].string().prefix(64)), logo: "")
     }
 
-    private mutating func convert(_ play: NHLNode) throws(ConvertError) {
+    private mutating func convert(_ play: DocumentNode) throws(ConvertError) {
         let about = play["about"]
         let type = try play["result"]["eventTypeId"].string()
         let relevant = [
@@ -173,7 +173,7 @@ struct NHLStatsAPIWriter {
         periodEnded = false
     }
 
-    private func side(_ play: NHLNode) throws(ConvertError) -> Side {
+    private func side(_ play: DocumentNode) throws(ConvertError) -> Side {
         let node = play["team"]["id"]
         let id = try node.int()
         if id == homeTeamId { return .home }
@@ -182,7 +182,7 @@ struct NHLStatsAPIWriter {
     }
 
     /// The `fullName` of the play's player of `role` (`Scorer`, `Shooter`), when it names one.
-    private func player(_ play: NHLNode, _ role: String) throws(ConvertError) -> String? {
+    private func player(_ play: DocumentNode, _ role: String) throws(ConvertError) -> String? {
         for entry in try play["players"].present?.array() ?? [] where try entry["playerType"].string() == role {
             return String(try entry["player"]["fullName"].string().prefix(64))
         }

@@ -15,7 +15,7 @@ public enum NHLWeb: ProviderFormat {
 
     /// A document with `id`, `startTimeUTC`, `homeTeam.abbrev` and a `plays` array.
     public static func detect(_ document: JSONValue) -> Bool {
-        let root = NHLNode(document, format: name)
+        let root = DocumentNode(document, format: name)
         return (try? root["plays"].array()) != nil && (try? root["homeTeam"]["abbrev"].string()) != nil
             && (try? root["id"].int()) != nil && (try? root["startTimeUTC"].string()) != nil
     }
@@ -27,7 +27,7 @@ public enum NHLWeb: ProviderFormat {
             throw ConvertError(
                 format: name, reason: "takes one play-by-play document per game, not \(documents.count)")
         }
-        let game = try NHLWebGame(NHLNode(documents[0], format: name))
+        let game = try NHLWebGame(DocumentNode(documents[0], format: name))
         var writer = NHLWebWriter(game: game)
         return try writer.messages()
     }
@@ -49,7 +49,7 @@ public enum NHLWeb: ProviderFormat {
 
 /// One play of the document, read.
 struct NHLWebPlay {
-    let node: NHLNode
+    let node: DocumentNode
     let eventId: Int
     let sortOrder: Int
     let period: Int
@@ -58,7 +58,7 @@ struct NHLWebPlay {
     /// `timeInPeriod`, in milliseconds (0 in a shoot-out).
     let elapsedMs: Int
 
-    init(_ node: NHLNode) throws(ConvertError) {
+    init(_ node: DocumentNode) throws(ConvertError) {
         self.node = node
         eventId = try node["eventId"].int()
         sortOrder = try node["sortOrder"].int()
@@ -101,7 +101,7 @@ struct NHLWebGame {
     let roster: [Int: String]
     let plays: [NHLWebPlay]
 
-    init(_ root: NHLNode) throws(ConvertError) {
+    init(_ root: DocumentNode) throws(ConvertError) {
         number = try root["id"].int()
         gameId = "nhl-\(number)"
         let gameType = try root["gameType"].int()
@@ -134,7 +134,7 @@ struct NHLWebGame {
     }
 
     /// A team: `abbrev`, the place and the common name (`"Seattle"` `"Kraken"`), the light logo.
-    private static func team(_ node: NHLNode) throws(ConvertError) -> (Team, Int) {
+    private static func team(_ node: DocumentNode) throws(ConvertError) -> (Team, Int) {
         let code = try node["abbrev"].string()
         guard (1...8).contains(code.count), code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             throw node["abbrev"].failure("1-8 letters or digits expected, found \"\(code)\"")
@@ -147,7 +147,7 @@ struct NHLWebGame {
     }
 
     /// The side of a team id of the document.
-    func side(_ node: NHLNode) throws(ConvertError) -> Side {
+    func side(_ node: DocumentNode) throws(ConvertError) -> Side {
         let id = try node.int()
         if id == homeTeamId { return .home }
         if id == awayTeamId { return .away }
@@ -305,7 +305,7 @@ struct NHLWebWriter {
     }
 
     /// The name of a player id from the roster, when the field and the player are there.
-    private func player(_ node: NHLNode) throws(ConvertError) -> String? {
+    private func player(_ node: DocumentNode) throws(ConvertError) -> String? {
         guard let node = node.present else { return nil }
         return game.roster[try node.int()]
     }

@@ -128,7 +128,7 @@ struct SportradarNFLWriter {
 
     /// The player a scoring play names: the touchdown's scorer (the statistic with `touchdown` 1 that is
     /// not the pass), the kicker of a field goal or an extra point, the two-point conversion's scorer.
-    private func player(_ node: NHLNode, _ kind: ScoringKind) throws(ConvertError) -> String? {
+    private func player(_ node: DocumentNode, _ kind: ScoringKind) throws(ConvertError) -> String? {
         let statistics = try node["statistics"].present?.array() ?? []
         for statistic in statistics {
             let type = try statistic["stat_type"].string()

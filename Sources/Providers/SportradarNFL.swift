@@ -16,7 +16,7 @@ public enum SportradarNFL: ProviderFormat {
 
     /// A document with `id`, `scheduled`, `summary.home.alias` and a `periods` array.
     public static func detect(_ document: JSONValue) -> Bool {
-        let root = NHLNode(document, format: name)
+        let root = DocumentNode(document, format: name)
         return (try? root["periods"].array()) != nil && (try? root["summary"]["home"]["alias"].string()) != nil
             && (try? root["id"].string()) != nil && (try? root["scheduled"].string()) != nil
     }
@@ -28,7 +28,7 @@ public enum SportradarNFL: ProviderFormat {
             throw ConvertError(
                 format: name, reason: "takes one play-by-play document per game, not \(documents.count)")
         }
-        let game = try SportradarNFLGame(NHLNode(documents[0], format: name))
+        let game = try SportradarNFLGame(DocumentNode(documents[0], format: name))
         var writer = SportradarNFLWriter(game: game)
         return try writer.messages()
     }
@@ -50,7 +50,7 @@ public enum SportradarNFL: ProviderFormat {
 
 /// One play or event of the document, with its period.
 struct SportradarNFLItem {
-    let node: NHLNode
+    let node: DocumentNode
     /// The period through the game: quarters 1–4, then overtime 5, 6, ….
     let period: Int
     let kind: PeriodKind
@@ -67,7 +67,7 @@ struct SportradarNFLGame {
     let status: String
     let items: [SportradarNFLItem]
 
-    init(_ root: NHLNode) throws(ConvertError) {
+    init(_ root: DocumentNode) throws(ConvertError) {
         uuid = try root["id"].string()
         guard (1...57).contains(uuid.count),
             uuid.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
@@ -111,7 +111,7 @@ struct SportradarNFLGame {
 
     /// A team: `alias` (or a code derived from the name), `market` and `name` (`"New England"`
     /// `"Patriots"`).
-    private static func team(_ node: NHLNode) throws(ConvertError) -> Team {
+    private static func team(_ node: DocumentNode) throws(ConvertError) -> Team {
         let nickname = try node["name"].string()
         let market = try node["market"].present?.string()
         let name = String((market.map { $0 + " " + nickname } ?? nickname).prefix(64))
@@ -123,7 +123,7 @@ struct SportradarNFLGame {
     }
 
     /// The side of a team object of the document (its `alias`).
-    func side(_ node: NHLNode) throws(ConvertError) -> Side {
+    func side(_ node: DocumentNode) throws(ConvertError) -> Side {
         let alias = try node["alias"].string()
         if alias == home.code { return .home }
         if alias == away.code { return .away }

@@ -1,9 +1,9 @@
 import Foundation
 import ScoreDomain
 
-/// A value of an NHL document (api-web or statsapi) with the path it was read at, so that a missing or
+/// A value of a provider document (NHL api-web and statsapi, Sportradar NFL) with the path it was read at, so that a missing or
 /// mistyped field becomes a ``ConvertError`` naming the format and the field (`plays[12].details.homeScore`).
-struct NHLNode {
+struct DocumentNode {
     let value: JSONValue?
     let path: String
     let format: String
@@ -15,10 +15,10 @@ struct NHLNode {
     }
 
     /// The member `key` (missing when this is not an object or has no such member).
-    subscript(key: String) -> NHLNode {
+    subscript(key: String) -> DocumentNode {
         var member: JSONValue?
         if case .object(let members)? = value { member = members[key] }
-        return NHLNode(member, path: path.isEmpty ? key : path + "." + key, format: format)
+        return DocumentNode(member, path: path.isEmpty ? key : path + "." + key, format: format)
     }
 
     /// Whether the field is absent or `null`.
@@ -28,7 +28,7 @@ struct NHLNode {
     }
 
     /// This field, or `nil` when it is absent or `null`.
-    var present: NHLNode? { isMissing ? nil : self }
+    var present: DocumentNode? { isMissing ? nil : self }
 
     func failure(_ reason: String) -> ConvertError {
         ConvertError(format: format, field: path.isEmpty ? nil : path, reason: reason)
@@ -49,9 +49,9 @@ struct NHLNode {
         }
     }
 
-    func array() throws(ConvertError) -> [NHLNode] {
+    func array() throws(ConvertError) -> [DocumentNode] {
         guard case .array(let items)? = value else { throw mistyped("an array") }
-        return items.enumerated().map { NHLNode($1, path: path + "[\($0)]", format: format) }
+        return items.enumerated().map { DocumentNode($1, path: path + "[\($0)]", format: format) }
     }
 
     func int() throws(ConvertError) -> Int {
