@@ -2,7 +2,8 @@ import Foundation
 import ScoreDomain
 
 extension NBAStatsV3 {
-    /// What `boxscoresummaryv2` gives: the game, its day (US Eastern), the teams, whether it is final.
+    /// What `boxscoresummaryv2` (or `leaguegamefinder`) gives: the game, its day (US Eastern), the teams,
+    /// whether it is final.
     struct Summary {
         var gameId: String
         var day: (year: Int, month: Int, day: Int)
@@ -34,6 +35,46 @@ extension NBAStatsV3 {
             }
             self.home = (homeId, home)
             self.away = (awayId, away)
+        }
+
+        /// The game's two rows of a `leaguegamefinder` response (`PlayerOrTeam=T`): `GAME_DATE`, and per
+        /// team `TEAM_ID`, `TEAM_ABBREVIATION`, `TEAM_NAME`, `MATCHUP` (`ATL @ BOS` for the visitor,
+        /// `BOS vs. ATL` for the home team) and `WL` (set once the game is final).
+        init(gameFinder document: JSONValue, game: String) throws(ConvertError) {
+            let set = "LeagueGameFinderResults"
+            let rows = try Self.rows(document, set).filter { $0["GAME_ID"] == .string(game) }
+            guard rows.count == 2 else {
+                throw fail("resultSets.\(set).rowSet", "\(rows.count) rows of game \(game), not 2")
+            }
+            gameId = game
+            let date = try Self.text(rows[0], "GAME_DATE", set)
+            let parts = date.prefix(10).split(separator: "-").compactMap { Int($0) }
+            guard parts.count == 3 else { throw fail("resultSets.\(set).GAME_DATE", "not a date: \(date)") }
+            day = (parts[0], parts[1], parts[2])
+            var final = true
+            var home: (id: Int, team: Team)?
+            var away: (id: Int, team: Team)?
+            for row in rows {
+                let team = Team(
+                    code: try Self.text(row, "TEAM_ABBREVIATION", set),
+                    name: String(try Self.text(row, "TEAM_NAME", set).prefix(64)), logo: "")
+                let entry = (try Self.int(row, "TEAM_ID", set), team)
+                let matchup = try Self.text(row, "MATCHUP", set)
+                if matchup.contains(" @ ") {
+                    away = entry
+                } else if matchup.contains(" vs. ") {
+                    home = entry
+                } else {
+                    throw fail("resultSets.\(set).MATCHUP", "neither TEAM @ TEAM nor TEAM vs. TEAM: \(matchup)")
+                }
+                if case .string(let result) = row["WL"], !result.isEmpty {} else { final = false }
+            }
+            guard let home, let away else {
+                throw fail("resultSets.\(set).MATCHUP", "no home team and visitor in game \(game)")
+            }
+            self.final = final
+            self.home = home
+            self.away = away
         }
 
         /// The rows of result set `name`, each as header → value.

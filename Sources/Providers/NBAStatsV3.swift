@@ -7,7 +7,8 @@ import ScoreDomain
 public enum NBAStatsV3: ProviderFormat {
     public static let name = "nba-stats-v3"
     public static let sport = Sport.basketball
-    public static let summary = "NBA stats playbyplayv3 of a game, with its boxscoresummaryv2 (date, teams)"
+    public static let summary =
+        "NBA stats playbyplayv3 of a game, with its boxscoresummaryv2 or leaguegamefinder rows (date, teams)"
 
     public static func detect(_ document: JSONValue) -> Bool {
         if isSummary(document) { return true }
@@ -21,8 +22,18 @@ public enum NBAStatsV3: ProviderFormat {
         ConvertError(format: name, field: field, reason: reason)
     }
 
+    /// Whether the document gives the date and the teams: `boxscoresummaryv2` or `leaguegamefinder`.
     static func isSummary(_ document: JSONValue) -> Bool {
+        isBoxScoreSummary(document) || isGameFinder(document)
+    }
+
+    static func isBoxScoreSummary(_ document: JSONValue) -> Bool {
         if case .string("boxscoresummary") = NBALive.optional(document, "resource") { return true }
+        return false
+    }
+
+    static func isGameFinder(_ document: JSONValue) -> Bool {
+        if case .string("leaguegamefinderparameters") = NBALive.optional(document, "resource") { return true }
         return false
     }
 
@@ -33,14 +44,18 @@ public enum NBAStatsV3: ProviderFormat {
             if isSummary(document) { summaryDocument = document } else { pbp = document }
         }
         guard let pbp else { throw fail("game.actions", "no playbyplayv3 document") }
-        guard let summaryDocument else { throw fail("resultSets", "no boxscoresummaryv2 document (the date)") }
+        guard let summaryDocument else {
+            throw fail("resultSets", "no boxscoresummaryv2 or leaguegamefinder document (the date)")
+        }
         let summary: Summary
         let actions: [NBALive.Action]
         let providerGame: String
         do {
-            summary = try Summary(summaryDocument)
             let game = try NBALive.member(pbp, "game", "")
             providerGame = try NBALive.string(game, "gameId", "game")
+            summary =
+                isGameFinder(summaryDocument)
+                ? try Summary(gameFinder: summaryDocument, game: providerGame) : try Summary(summaryDocument)
             actions = try Self.actions(game, day: summary.day)
         } catch {
             throw ConvertError(format: name, field: error.field, reason: error.reason)
