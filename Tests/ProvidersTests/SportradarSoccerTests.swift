@@ -1,0 +1,335 @@
+import Foundation
+import Providers
+import ScoreDomain
+import ScoreFeedTesting
+import Testing
+
+/// The official figures a match's timeline states, read with Foundation's JSON reader (not the converter's).
+struct SportradarSoccerOfficial {
+    let id: String
+    let home: String
+    let away: String
+    /// `sport_event_status.home_score` / `away_score`.
+    let final: (home: Int, away: Int)
+    /// `sport_event_status.aggregate_home_score` / `aggregate_away_score`, when given.
+    let aggregate: (home: Int, away: Int)?
+    /// `sport_event_status.period_scores` of the halves and extra time, in order.
+    let periods: [(home: Int, away: Int)]
+    /// Every `score_change`: its id, stated running score, scorer and minute.
+    let goals: [(id: Int, home: Int, away: Int, scorer: String, minute: Int)]
+    /// Every card event: its id, type and player.
+    let cards: [(id: Int, type: String, player: String)]
+
+    init(_ path: String) throws {
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        let event = try #require(root["sport_event"] as? [String: Any])
+        id = try #require(event["id"] as? String)
+        let competitors = try #require(event["competitors"] as? [[String: Any]])
+        home = try #require(competitors.first { $0["qualifier"] as? String == "home" }?["name"] as? String)
+        away = try #require(competitors.first { $0["qualifier"] as? String == "away" }?["name"] as? String)
+        let status = try #require(root["sport_event_status"] as? [String: Any])
+        final = (try #require(status["home_score"] as? Int), try #require(status["away_score"] as? Int))
+        if let home = status["aggregate_home_score"] as? Int, let away = status["aggregate_away_score"] as? Int {
+            aggregate = (home, away)
+        } else {
+            aggregate = nil
+        }
+        periods = try #require(status["period_scores"] as? [[String: Any]])
+            .filter { $0["type"] as? String != "penalties" }
+            .map { (try #require($0["home_score"] as? Int), try #require($0["away_score"] as? Int)) }
+        var goals: [(Int, Int, Int, String, Int)] = []
+        var cards: [(Int, String, String)] = []
+        for item in try #require(root["timeline"] as? [[String: Any]]) {
+            let type = try #require(item["type"] as? String)
+            if type == "score_change" {
+                goals.append(
+                    (
+                        try #require(item["id"] as? Int), try #require(item["home_score"] as? Int),
+                        try #require(item["away_score"] as? Int),
+                        try #require((item["goal_scorer"] as? [String: Any])?["name"] as? String),
+                        try #require(item["match_time"] as? Int)
+                    ))
+            } else if type.hasSuffix("_card") {
+                cards.append(
+                    (
+                        try #require(item["id"] as? Int), type,
+                        try #require((item["player"] as? [String: Any])?["name"] as? String)
+                    ))
+            }
+        }
+        self.goals = goals.map { (id: $0.0, home: $0.1, away: $0.2, scorer: $0.3, minute: $0.4) }
+        self.cards = cards.map { (id: $0.0, type: $0.1, player: $0.2) }
+    }
+}
+
+@Suite("sportradar-soccer: Sportradar Soccer timeline")
+struct SportradarSoccerTests {
+    static let copenhagen = "copenhagen-zilina-2017-07-19"
+    static let frankfurt = "frankfurt-bremen-2017-11-03"
+    static func path(_ name: String) -> String { fixture("providers/sportradar-soccer/\(name).json") }
+
+    static func convert(_ names: String...) throws -> [FeedMessage] {
+        let data = try names.map { try Data(contentsOf: URL(fileURLWithPath: path($0))) }
+        return try ProviderFormats.convert(data, format: nil).messages
+    }
+
+    static func fold(_ messages: [FeedMessage]) throws -> ScoreState {
+        var state: ScoreState?
+        for message in messages { state = try ScoreFold.apply(message, to: state) }
+        return try #require(state)
+    }
+
+    /// The folded state's checks shared by both matches: final, line score, scoring list and every
+    /// stated running score against the document's own figures.
+    static func checkAgainstOfficial(_ state: ScoreState, _ official: SportradarSoccerOfficial) {
+        #expect(state.gameId == official.id)
+        #expect(state.home.name == official.home && state.away.name == official.away)
+        #expect(state.homeScore == official.final.home && state.awayScore == official.final.away)
+        #expect(state.periods.map { [$0.home, $0.away] } == official.periods.map { [$0.home, $0.away] })
+        let scoring = state.scoring.elements
+        #expect(scoring.count == official.goals.count)
+        for (entry, goal) in zip(scoring, official.goals) {
+            #expect(entry.id == "sportradar-soccer-\(official.id)-\(goal.id)")
+            #expect(
+                "\(goal.id) \(entry.homeScore)-\(entry.awayScore) \(entry.player ?? "-") \(entry.clock ?? "-")"
+                    == "\(goal.id) \(goal.home)-\(goal.away) \(goal.scorer) \(goal.minute)'")
+        }
+        let cards = state.cards.elements
+        #expect(cards.map(\.id) == official.cards.map { "sportradar-soccer-\(official.id)-\($0.id)" })
+        #expect(cards.map { $0.player ?? "-" } == official.cards.map(\.player))
+    }
+
+    @Test func copenhagenZilinaFoldsToTheDocumentsOwnFigures() throws {
+        let official = try SportradarSoccerOfficial(Self.path(Self.copenhagen + ".timeline"))
+        let state = try Self.fold(try Self.convert(Self.copenhagen + ".timeline"))
+        Self.checkAgainstOfficial(state, official)
+        #expect(state.gameId == "sr:match:11854838")
+        #expect(state.home.code == "FCC" && state.home.name == "FC Copenhagen")
+        #expect(state.away.code == "ZIL" && state.away.name == "MSK Zilina")
+        // The second leg of a two-legged tie: knockout rules under which a leg may end tied.
+        #expect(state.sport == .soccer && state.rules.competition == "knockout-soccer" && state.rules.tieStands)
+        #expect(state.status == .closed && state.periodLabel == "Final")
+        // The match is 1-2; the aggregate (4-3) does not leak into it.
+        #expect(state.homeScore == 1 && state.awayScore == 2)
+        #expect(official.aggregate.map { [$0.home, $0.away] } == [4, 3])
+        #expect(state.periods.map { "\($0.label) \($0.home)-\($0.away)" } == ["1st Half 0-1", "2nd Half 1-1"])
+        #expect(
+            state.scoring.elements.map { "\($0.period) \($0.clock ?? "-") \($0.side?.rawValue ?? "-") \($0.kind)" }
+                == ["1 19' away goal", "2 48' home penalty", "2 57' away goal"])
+        #expect(
+            state.cards.elements.map { "\($0.side.rawValue) \($0.card) \($0.player ?? "-") \($0.clock ?? "-")" }
+                == ["away yellow Vavro, Denis 69'", "away yellow Skvarka, Michal 85'"])
+        #expect(state.shootout == nil && state.redCards.home == 0 && state.redCards.away == 0)
+    }
+
+    @Test func theSummaryAsASecondDocumentChangesNothingHere() throws {
+        let alone = try Self.convert(Self.copenhagen + ".timeline")
+        #expect(try Self.convert(Self.copenhagen + ".timeline", Self.copenhagen + ".summary") == alone)
+        // In either order.
+        let data = try [".summary", ".timeline"].map {
+            try Data(contentsOf: URL(fileURLWithPath: Self.path(Self.copenhagen + $0)))
+        }
+        #expect(try ProviderFormats.convert(data, format: SportradarSoccer.self).messages == alone)
+        // The summary's own status states the same final.
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: data[0]) as? [String: Any])
+        let status = try #require(root["sport_event_status"] as? [String: Any])
+        let state = try Self.fold(alone)
+        #expect([status["home_score"] as? Int, status["away_score"] as? Int] == [state.homeScore, state.awayScore])
+    }
+
+    @Test func frankfurtBremenInProgressFoldsToTheDocumentsOwnFigures() throws {
+        let official = try SportradarSoccerOfficial(Self.path(Self.frankfurt + ".timeline"))
+        let messages = try Self.convert(Self.frankfurt + ".timeline")
+        let state = try Self.fold(messages)
+        Self.checkAgainstOfficial(state, official)
+        #expect(state.gameId == "sr:match:11913998")
+        #expect(state.home.code == "SGE" && state.away.code == "SVW")
+        #expect(state.rules.competition == "league-soccer")
+        // Recorded live at 70:10 of the second half: not ended.
+        #expect(state.status == .inprogress && state.periodLabel == "2nd Half")
+        #expect(state.homeScore == 1 && state.awayScore == 1)
+        #expect(state.periods.map { "\($0.label) \($0.home)-\($0.away)" } == ["1st Half 1-1", "2nd Half 0-0"])
+        #expect(
+            state.scoring.elements.map { "\($0.clock ?? "-") \($0.side?.rawValue ?? "-") \($0.player ?? "-")" }
+                == ["17' home Rebic, Ante", "24' away Moisander, Niklas"])
+        #expect(!messages.contains { $0.event.type == "game.ended" })
+    }
+
+    @Test func gameOrderAndTimes() throws {
+        let messages = try Self.convert(Self.copenhagen + ".timeline")
+        let prefix = "sportradar-soccer-sr:match:11854838-"
+        #expect(
+            messages.prefix(4).map(\.id) == [
+                prefix + "scheduled", prefix + "started", prefix + "328023138", prefix + "328023138-clock",
+            ])
+        #expect(messages.first?.at == parseRFC3339("2017-07-19T17:30:00Z"))
+        #expect(messages[1].at == parseRFC3339("2017-07-19T17:31:28Z"))
+        // The cards were entered at 01:10:53 the next day, before match_ended (19:21:04) in the
+        // timeline: they take the match's end time, so `at` never goes back.
+        let card = try #require(messages.first { $0.id == prefix + "328141504" })
+        #expect(card.at == parseRFC3339("2017-07-19T19:21:04Z"))
+        #expect(messages.suffix(2).map(\.event) == [.periodEnded(period: 2), .gameEnded(.closed)])
+        #expect(messages.last?.at == parseRFC3339("2017-07-19T19:21:04Z"))
+        #expect(zip(messages, messages.dropFirst()).allSatisfy { $0.at <= $1.at })
+        #expect(Set(messages.map(\.id)).count == messages.count)
+        #expect(messages.contains { $0.id == prefix + "328042442-period-ended" && $0.event == .periodEnded(period: 1) })
+        #expect(messages.contains { $0.event == .clockStarted(ms: 45 * 60_000) })
+    }
+
+    @Test func convertingTwiceGivesTheSameMessagesWhichReadBack() throws {
+        for name in [Self.copenhagen, Self.frankfurt] {
+            let first = try Self.convert(name + ".timeline")
+            #expect(first == (try Self.convert(name + ".timeline")))
+            for message in first {
+                #expect(try FeedParser.parse(message.canonicalJSON()) == message)
+            }
+        }
+    }
+
+    @Test func detectsItsTimelinesOnly() throws {
+        for name in [Self.copenhagen, Self.frankfurt] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: Self.path(name + ".timeline")))
+            #expect(ProviderFormats.detect(try JSONValue.parse(data))?.name == SportradarSoccer.name)
+        }
+        let summary = try Data(contentsOf: URL(fileURLWithPath: Self.path(Self.copenhagen + ".summary")))
+        #expect(!SportradarSoccer.detect(try JSONValue.parse(summary)))
+        #expect(!SportradarSoccer.detect(.object(["timeline": .array([])])))
+    }
+
+    @Test(
+        arguments: [
+            (19, nil, nil, 18 * 60_000), (45, 2, nil, 46 * 60_000), (90, 4, "90:00", 93 * 60_000),
+            (8, nil, "7:04", 7 * 60_000 + 4000), (8, nil, "9:10", 7 * 60_000),
+        ] as [(Int, Int?, String?, Int)])
+    func matchTimeInMilliseconds(_ minute: Int, _ stoppage: Int?, _ clock: String?, _ ms: Int) {
+        #expect(SportradarSoccer.clockMs(matchTime: minute, stoppage: stoppage, matchClock: clock) == ms)
+    }
+
+    /// A small v4 cup match written for the test (no real v4 document, nor one with extra time, a
+    /// shoot-out, an own goal, a sending-off or a cancelled goal, was found): competitors without an
+    /// abbreviation, `competitor` and `players[]` as v4 writes them, stoppage time, a goal the running
+    /// score takes back, extra time and a shoot-out with its own tally.
+    static let cupFinal = """
+        {"sport_event":{"id":"sr:sport_event:900001","scheduled":"2024-05-25T18:00:00+00:00",
+          "sport_event_context":{"round":{"name":"final"}},
+          "competitors":[{"id":"sr:competitor:1","name":"Real Madrid","qualifier":"home"},
+                         {"id":"sr:competitor:2","name":"Borussia Dortmund","qualifier":"away"}]},
+         "sport_event_status":{"status":"closed","match_status":"ap","home_score":1,"away_score":1,
+          "period_scores":[{"home_score":1,"away_score":0,"type":"regular_period","number":1},
+                           {"home_score":0,"away_score":1,"type":"regular_period","number":2},
+                           {"home_score":0,"away_score":0,"type":"overtime","number":3},
+                           {"home_score":0,"away_score":0,"type":"overtime","number":4},
+                           {"home_score":3,"away_score":2,"type":"penalties","number":5}]},
+         "timeline":[
+          {"id":1,"type":"match_started","time":"2024-05-25T18:00:10+00:00"},
+          {"id":2,"type":"period_start","time":"2024-05-25T18:00:10+00:00","period":1,"period_type":"regular_period"},
+          {"id":3,"type":"score_change","time":"2024-05-25T18:11:30+00:00","match_time":12,"match_clock":"11:20",
+           "competitor":"home","method":"own_goal","home_score":1,"away_score":0,"period":1,"period_type":"regular_period",
+           "players":[{"id":"sr:player:9","name":"Hummels, Mats","type":"scorer"}]},
+          {"id":4,"type":"yellow_red_card","time":"2024-05-25T18:47:00+00:00","match_time":45,"stoppage_time":"2",
+           "competitor":"away","players":[{"id":"sr:player:8","name":"Can, Emre"}],"period":1},
+          {"id":5,"type":"period_score","time":"2024-05-25T18:48:00+00:00","period":1,"home_score":1,"away_score":0},
+          {"id":6,"type":"break_start","time":"2024-05-25T18:48:00+00:00","break_name":"pause"},
+          {"id":7,"type":"period_start","time":"2024-05-25T19:03:00+00:00","period":2,"period_type":"regular_period"},
+          {"id":8,"type":"score_change","time":"2024-05-25T19:40:00+00:00","match_time":83,"match_clock":"82:10",
+           "competitor":"away","home_score":1,"away_score":1,"period":2,"period_type":"regular_period",
+           "players":[{"id":"sr:player:7","name":"Fullkrug, Niclas","type":"scorer"},
+                      {"id":"sr:player:6","name":"Sancho, Jadon","type":"assist"}]},
+          {"id":9,"type":"score_change","time":"2024-05-25T19:45:00+00:00","match_time":88,
+           "competitor":"home","home_score":2,"away_score":1,"period":2,"period_type":"regular_period",
+           "players":[{"id":"sr:player:5","name":"Vinicius Junior","type":"scorer"}]},
+          {"id":10,"type":"video_assistant_referee_over","time":"2024-05-25T19:47:00+00:00","match_time":90,
+           "decision":"overturned","description":"no_goal"},
+          {"id":11,"type":"score_change","time":"2024-05-25T19:47:10+00:00","match_time":90,
+           "competitor":"home","home_score":1,"away_score":1,"period":2,"period_type":"regular_period"},
+          {"id":12,"type":"red_card","time":"2024-05-25T19:50:00+00:00","match_time":90,"stoppage_time":3,
+           "competitor":"home","players":[{"id":"sr:player:4","name":"Rudiger, Antonio"}],"period":2},
+          {"id":13,"type":"period_start","time":"2024-05-25T19:57:00+00:00","period":3,"period_type":"overtime"},
+          {"id":14,"type":"period_start","time":"2024-05-25T20:13:00+00:00","period":4,"period_type":"overtime"},
+          {"id":15,"type":"period_start","time":"2024-05-25T20:31:00+00:00","period":5,"period_type":"penalties"},
+          {"id":16,"type":"penalty_shootout","time":"2024-05-25T20:32:00+00:00","competitor":"home","outcome":"scored",
+           "home_score":1,"away_score":0,"players":[{"name":"Kroos, Toni"}],"period_type":"penalties"},
+          {"id":17,"type":"penalty_shootout","time":"2024-05-25T20:33:00+00:00","competitor":"away","outcome":"missed",
+           "home_score":1,"away_score":0,"players":[{"name":"Reus, Marco"}],"period_type":"penalties"},
+          {"id":18,"type":"penalty_shootout","time":"2024-05-25T20:34:00+00:00","competitor":"home","outcome":"scored",
+           "home_score":2,"away_score":0,"period_type":"penalties"},
+          {"id":19,"type":"penalty_shootout","time":"2024-05-25T20:35:00+00:00","competitor":"away","outcome":"scored",
+           "home_score":2,"away_score":1,"period_type":"penalties"},
+          {"id":20,"type":"penalty_shootout","time":"2024-05-25T20:36:00+00:00","competitor":"home","outcome":"scored",
+           "home_score":3,"away_score":1,"period_type":"penalties"},
+          {"id":21,"type":"penalty_shootout","time":"2024-05-25T20:37:00+00:00","competitor":"away","outcome":"scored",
+           "home_score":3,"away_score":2,"period_type":"penalties"},
+          {"id":22,"type":"match_ended","time":"2024-05-25T20:38:00+00:00"}]}
+        """
+
+    @Test func extraTimeShootoutOwnGoalCardsAndACancelledGoalOnAWrittenV4Document() throws {
+        let messages = try ProviderFormats.convert([Data(Self.cupFinal.utf8)], format: nil).messages
+        let state = try Self.fold(messages)
+        #expect(state.gameId == "sr:sport_event:900001")
+        #expect(state.home.code == "RMA" && state.away.code == "BDO")
+        #expect(state.rules.competition == "knockout-soccer" && !state.rules.tieStands)
+        #expect(state.status == .closed && state.periodLabel == "Final/Pens")
+        #expect(state.homeScore == 1 && state.awayScore == 1)
+        #expect(state.shootout.map { [$0.home, $0.away] } == [3, 2])
+        #expect(
+            state.periods.map { "\($0.label) \($0.home)-\($0.away)" } == [
+                "1st Half 1-0", "2nd Half 0-1", "ET1 0-0", "ET2 0-0",
+            ])
+        #expect(
+            state.scoring.elements.map {
+                "\($0.clock ?? "-") \($0.side?.rawValue ?? "-") \($0.kind) \($0.player ?? "-")"
+            }
+                == ["12' home ownGoal Hummels, Mats", "83' away goal Fullkrug, Niclas"])
+        #expect(
+            messages.contains {
+                $0.event
+                    == .retracted(
+                        id: "sportradar-soccer-sr:sport_event:900001-9", reason: "the running score of event 11 is 1-1")
+            })
+        #expect(
+            state.cards.elements.map { "\($0.side.rawValue) \($0.card) \($0.player ?? "-") \($0.clock ?? "-")" }
+                == ["away secondYellow Can, Emre 45+2'", "home red Rudiger, Antonio 90+3'"])
+        #expect(state.redCards.home == 1 && state.redCards.away == 1)
+        #expect(
+            state.shootoutAttempts.elements.map { "\($0.side.rawValue) \($0.scored) \($0.player ?? "-")" } == [
+                "home true Kroos, Toni", "away false Reus, Marco", "home true -", "away true -", "home true -",
+                "away true -",
+            ])
+        #expect(messages.contains { $0.event == .periodStarted(period: 5, kind: .shootout) })
+    }
+
+    static func failure(_ text: String) -> ConvertError? {
+        do {
+            _ = try ProviderFormats.convert([Data(text.utf8)], format: SportradarSoccer.self)
+            return nil
+        } catch { return error }
+    }
+
+    @Test func aWrongTruncatedOrInconsistentDocumentNamesTheFormatAndTheField() throws {
+        let noScore = Self.cupFinal.replacingOccurrences(
+            of: "\"home_score\":2,\"away_score\":1,\"period\":2", with: "\"period\":2")
+        #expect(
+            Self.failure(noScore)?.description
+                == "sportradar-soccer: field \"timeline[8].home_score\": missing (an integer expected)")
+        let tally = Self.cupFinal.replacingOccurrences(
+            of: "\"home_score\":1,\"away_score\":0,\"players\":[{\"name\":\"Reus",
+            with: "\"home_score\":1,\"away_score\":1,\"players\":[{\"name\":\"Reus")
+        #expect(
+            Self.failure(tally)?.description
+                == "sportradar-soccer: field \"timeline[16].home_score\": the shoot-out tally is stated 1-1, the kicks make 1-0"
+        )
+        let side = Self.cupFinal.replacingOccurrences(
+            of: "\"competitor\":\"away\",\"players\":[{\"id\":\"sr:player:8\"",
+            with: "\"competitor\":\"visitor\",\"players\":[{\"id\":\"sr:player:8\"")
+        #expect(
+            Self.failure(side)?.description
+                == "sportradar-soccer: field \"timeline[3].competitor\": home or away expected, found \"visitor\"")
+        let truncated = String(Self.cupFinal.prefix(600))
+        #expect(Self.failure(truncated)?.description.hasPrefix("sportradar-soccer: document 1 is not JSON") == true)
+        #expect(
+            Self.failure("{\"sport_event\":{}}")?.description.hasPrefix("sportradar-soccer: field \"timeline\"") == true
+        )
+    }
+}
