@@ -47,7 +47,17 @@ let package = Package(
         .target(
             name: "MLBFollow",
             dependencies: [
-                "Retry", "MLBFeed", "ScoreDomain", "ScoreStore", "LiveActivity", "PostgresClient",
+                "Retry", "MLBFeed", "LiveFollow", "ScoreDomain", "ScoreStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Following live providers: the documents' client (conditional GETs), the log's game store, and
+        // the followers of polled documents (NHL, NBA) and of Sportradar's push stream.
+        .target(
+            name: "LiveFollow",
+            dependencies: [
+                "Retry", "Providers", "ScoreDomain", "ScoreStore", "LiveActivity",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -171,7 +181,7 @@ let package = Package(
             dependencies: [
                 "ScoreStore", "LocalPostgres", "ScoreDomain", "LiveActivity", "PostgresClient", "Retrosheet",
                 "PushDelivery", "APNs", "APNsSandbox", "FCM", "FCMSandbox", "ScoreFeedServer", "MLBFeed", "MLBFollow",
-                "Providers", .product(name: "Crypto", package: "swift-crypto"),
+                "LiveFollow", "Providers", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -211,6 +221,24 @@ let package = Package(
         .testTarget(name: "RetryTests", dependencies: ["Retry"]),
         .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity", "ScoreDomain"]),
         .testTarget(name: "RetrosheetTests", dependencies: ["Retrosheet", "ScoreDomain"]),
+        // A local HTTP server serving recorded provider documents in sequence, with faults.
+        .target(
+            name: "LiveFollowTesting",
+            dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "LiveFollowTests",
+            dependencies: [
+                "LiveFollow", "LiveFollowTesting", "Providers", "Retry", "ScoreStore", "ScoreDomain", "PostgresClient",
+                "ScoreFeedTesting", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "ProvidersTests", dependencies: ["Providers", "ScoreDomain", "ScoreFeedTesting"]),
         .testTarget(
             name: "ScoreStoreTests",
@@ -218,13 +246,14 @@ let package = Package(
         ),
         .testTarget(
             name: "ScoreFeedCLITests",
-            dependencies: ["ScoreFeedTesting", "ChildProcess", "MLBFeedTesting", "ScoreDomain"]
+            dependencies: ["ScoreFeedTesting", "ChildProcess", "MLBFeedTesting", "LiveFollowTesting", "ScoreDomain"]
         ),
         .testTarget(name: "MLBFeedTests", dependencies: ["MLBFeed", "ScoreDomain", "ScoreFeedTesting"]),
         .testTarget(
             name: "MLBFollowTests",
             dependencies: [
-                "Retry", "MLBFollow", "MLBFeed", "MLBFeedTesting", "ScoreStore", "ScoreDomain", "PostgresClient",
+                "Retry", "MLBFollow", "LiveFollow", "MLBFeed", "MLBFeedTesting", "ScoreStore", "ScoreDomain",
+                "PostgresClient",
                 "ScoreFeedTesting", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,4 +1,5 @@
 import Foundation
+import LiveFollow
 import Logging
 import MLBFeed
 import ScoreDomain
@@ -123,7 +124,7 @@ public struct FollowerStateMachine: Sendable {
     }
 
     /// The fetch asked for failed; `unitRandom` (in `0...1`) draws the retry's jitter.
-    public mutating func failed(_ error: MLBFetchError, unitRandom: Double) -> Step {
+    public mutating func failed(_ error: FetchError, unitRandom: Double) -> Step {
         if !fetchedOnce, error.kind == .status, error.status == 404 {
             return Step(
                 notes: [],

@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import LiveActivity
+import LiveFollow
 import Logging
 import MLBFeed
 import MLBFollow
@@ -12,7 +13,7 @@ struct FollowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "follow",
         abstract: "Follow a live score provider into the event log.",
-        subcommands: [FollowMLBCommand.self]
+        subcommands: [FollowMLBCommand.self, FollowNHLCommand.self, FollowNBACommand.self]
     )
 }
 
@@ -68,7 +69,7 @@ struct FollowMLBCommand: AsyncParsableCommand {
     func run() async throws {
         let sink = try CommandSink(path: out)
         let connection = try await Runtime.openDatabase()
-        let store = MLBGameStore(
+        let store = GameStore(
             replayer: Replayer(
                 ingestor: Ingestor(connection: connection), projector: Projector(clock: .wall({ Date() })))
         )

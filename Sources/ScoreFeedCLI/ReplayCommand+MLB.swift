@@ -1,5 +1,6 @@
 import Foundation
 import LiveActivity
+import LiveFollow
 import MLBFeed
 import MLBFollow
 import ScoreStore
@@ -23,7 +24,7 @@ extension ReplayCommand {
                 throw CLIError("\(file): \(error)")
             }
         }
-        let store = MLBGameStore(replayer: replayer)
+        let store = GameStore(replayer: replayer)
         var views: [Int: MLBGameView] = [:]
         var messages: [SourcedMessage] = []
         var applied = 0

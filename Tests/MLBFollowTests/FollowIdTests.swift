@@ -1,4 +1,5 @@
 import Foundation
+import LiveFollow
 import MLBFeed
 import MLBFeedTesting
 import MLBFollow
@@ -19,7 +20,7 @@ struct FollowIdTests {
             var other = first
             other.gameId = "g-other"
             _ = try await Ingestor(connection: connection).ingest(other)
-            let store = MLBGameStore(replayer: Replayer(ingestor: Ingestor(connection: connection)))
+            let store = GameStore(replayer: Replayer(ingestor: Ingestor(connection: connection)))
             let error = await #expect(throws: ReplayError.self) {
                 try await store.store(diff.messages, source: "mlb:746001@\(diff.view.timecode!.text)") { _, _ in }
             }
@@ -29,7 +30,7 @@ struct FollowIdTests {
             #expect(error?.underlying.contains(#"(game "g-other")"#) == true)
             // The same messages again, as a second follower in step would send them: duplicates.
             let fresh = try await withStore { connection in
-                let store = MLBGameStore(replayer: Replayer(ingestor: Ingestor(connection: connection)))
+                let store = GameStore(replayer: Replayer(ingestor: Ingestor(connection: connection)))
                 _ = try await store.store(diff.messages, source: "a") { _, _ in }
                 return try await store.store(diff.messages, source: "b") { _, _ in }
             }

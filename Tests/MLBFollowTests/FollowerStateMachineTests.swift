@@ -1,4 +1,5 @@
 import Foundation
+import LiveFollow
 import MLBFeed
 import MLBFollow
 import Retry
@@ -90,12 +91,12 @@ struct FollowerStateMachineTests {
     func failures() throws {
         var machine = Self.machine()
         _ = machine.start()
-        let notFound = MLBFetchError(.status, status: 404, "Not Found")
+        let notFound = FetchError(.status, status: 404, "Not Found")
         #expect(
             machine.failed(notFound, unitRandom: 1).action == .fail("game 746001 not found at \(Self.url) (HTTP 404)"))
         var fresh = Self.machine(maximumFailures: 4)
         _ = fresh.start()
-        let unavailable = MLBFetchError(.status, status: 503, "Service Unavailable")
+        let unavailable = FetchError(.status, status: 503, "Service Unavailable")
         #expect(fresh.failed(unavailable, unitRandom: 1).action == .sleep(.seconds(1)))
         #expect(fresh.failed(unavailable, unitRandom: 1).action == .sleep(.seconds(2)))
         #expect(fresh.failed(unavailable, unitRandom: 0.5).action == .sleep(.seconds(2)))
@@ -117,7 +118,7 @@ struct FollowerStateMachineTests {
             Issue.record("expected patches")
             return
         }
-        let gone = MLBFetchError(.status, status: 410, "Gone")
+        let gone = FetchError(.status, status: 410, "Gone")
         #expect(machine.failed(gone, unitRandom: 0).action == .sleep(.zero))
         #expect(machine.woke().action == .fetchDocument)
         #expect(machine.summary.refetches == 1)

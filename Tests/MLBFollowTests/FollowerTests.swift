@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LiveFollow
 import Logging
 import MLBFeed
 import MLBFeedTesting
@@ -51,7 +52,7 @@ struct FollowerTests {
         crashAfter: Int? = nil, requestTimeout: Duration = .seconds(20)
     ) async throws -> (view: MLBGameView, summary: MLBFollowSummary) {
         let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
-        let store = MLBGameStore(replayer: Replayer(ingestor: Ingestor(connection: connection)))
+        let store = GameStore(replayer: Replayer(ingestor: Ingestor(connection: connection)))
         let follower = MLBFollower(
             configuration: .init(gamePk: gamePk, interval: .zero, maximumFailures: 20),
             client: MLBFeedClient(baseURL: server.baseURL, httpClient: httpClient, requestTimeout: requestTimeout),

@@ -1,12 +1,12 @@
 import LiveActivity
-import MLBFeed
 import ScoreDomain
 import ScoreStore
 import Synchronization
 
 /// Where a followed or replayed game's messages go: the event log, through the ``Replayer`` (ingest →
-/// projection → pushes), the same path as the server's.
-public final class MLBGameStore: Sendable {
+/// projection → pushes), the same path as the server's. Shared by every follower (MLB, NHL, NBA,
+/// Sportradar) and by `replay --format mlb-feed`.
+public final class GameStore: Sendable {
     /// The write path.
     public let replayer: Replayer
     /// The activity registered before the game whose pushes are emitted, kept across documents
@@ -18,18 +18,11 @@ public final class MLBGameStore: Sendable {
         self.replayer = replayer
     }
 
-    /// The differ's view of a game rebuilt from its stream in the event log, so a restarted follower
-    /// (or a second replay) continues where the log is: same versions, same message ids.
-    /// - Throws: a database error, or ``StoreError`` when the stream does not fold.
-    public func view(gamePk: Int) async throws -> MLBGameView {
-        let gameId = MLBSnapshot.gameId(gamePk)
-        let events = try await replayer.ingestor.connection.withSession { session in
+    /// The game's stream in the event log, in order (empty for a game never seen).
+    /// - Throws: a database error.
+    public func stream(_ gameId: String) async throws -> [RecordedEvent] {
+        try await replayer.ingestor.connection.withSession { session in
             try EventLog.readStream(gameId, in: session)
-        }
-        do {
-            return try MLBGameView(gamePk: gamePk, replaying: events.map(\.message))
-        } catch {
-            throw StoreError.corruptEvent(position: events.last?.position ?? 0, reason: "\(error)")
         }
     }
 
