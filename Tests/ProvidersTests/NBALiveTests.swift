@@ -61,61 +61,192 @@ private func actionNumber(_ id: String) -> Int? {
     return parts.count >= 4 ? Int(parts[3]) : nil
 }
 
+/// A real game's documents: the play-by-play, and either the live box score (`boxscore_{gameId}.json`) or
+/// stats.nba.com's boxscoresummaryv2 and boxscoretraditionalv3 of the game for its official figures.
+struct NBALiveGame: Sendable, CustomTestStringConvertible {
+    var id: String
+    /// The live box score is one of the documents converted; else only the play-by-play is.
+    var liveBox: Bool
+    var home: String
+    var away: String
+    var labels: [String]
+    /// The first made shot: its message id, time, event and clock as the scoring list shows it.
+    var firstBasket: (id: String, at: String, event: PointsScored, clock: String)
+    var testDescription: String { id }
+
+    var pbpFile: String { "playbyplay_\(id).json" }
+
+    static let all = [
+        NBALiveGame(
+            id: "0022000180", liveBox: true, home: "BOS", away: "ORL", labels: ["Q1", "Q2", "Q3", "Q4"],
+            firstBasket: (
+                "nba-live-0022000180-7-20210116T004050Z", "2021-01-16T00:40:43.7Z",
+                PointsScored(team: .home, points: 3, kind: .three, player: "J. Teague", clockMs: 706_000), "11:46"
+            )),
+        NBALiveGame(
+            id: "0022400561", liveBox: false, home: "PHI", away: "NYK", labels: ["Q1", "Q2", "Q3", "Q4", "OT"],
+            firstBasket: (
+                "nba-live-0022400561-17-20250116T001518Z", "2025-01-16T00:15:10.0Z",
+                PointsScored(team: .away, points: 3, kind: .three, player: "M. Bridges", clockMs: 655_000), "10:55"
+            )),
+    ]
+
+    /// The documents converted: the play-by-play, with the live box score when there is one.
+    func documents() throws -> [JSONValue] {
+        try [document(pbpFile)] + (liveBox ? [document("boxscore_\(id).json")] : [])
+    }
+}
+
+/// The official figures of a game, read with Foundation's JSON reader (not the converter's): the live box
+/// score's, or boxscoresummaryv2's `LineScore` and boxscoretraditionalv3's team and player statistics.
+struct NBALiveOfficial {
+    var codes: [String]
+    var names: [String]
+    var final: [Int]
+    /// Points per period, home and away, as far as the source states them (the live sample: Q1 only).
+    var periods: [[Int]]
+    /// Made field goals, threes and free throws, home and away.
+    var made: (field: [Int], three: [Int], free: [Int])
+    /// Points of the players the source lists.
+    var players: [(team: String, name: String, points: Int)]
+    var startsAt: String?
+
+    init(_ game: NBALiveGame) throws {
+        func json(_ file: String) throws -> [String: Any] {
+            try #require(
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: URL(fileURLWithPath: fixture("providers/nba-live/\(file)"))))
+                    as? [String: Any])
+        }
+        let teams: [[String: Any]]
+        if game.liveBox {
+            let box = try #require(try json("boxscore_\(game.id).json")["game"] as? [String: Any])
+            teams = [try #require(box["homeTeam"] as? [String: Any]), try #require(box["awayTeam"] as? [String: Any])]
+            final = try teams.map { try #require($0["score"] as? Int) }
+            let periods = try teams.map { try #require($0["periods"] as? [[String: Any]]) }
+            self.periods = try zip(periods[0], periods[1]).map {
+                [try #require($0["score"] as? Int), try #require($1["score"] as? Int)]
+            }
+            startsAt = box["gameTimeUTC"] as? String
+        } else {
+            let box = try #require(
+                try json("stats-boxscoretraditionalv3_\(game.id).json")["boxScoreTraditional"] as? [String: Any])
+            teams = [try #require(box["homeTeam"] as? [String: Any]), try #require(box["awayTeam"] as? [String: Any])]
+            let summary = try json("stats-boxscoresummaryv2_\(game.id).json")
+            var lines: [Int: [String: Any]] = [:]
+            var homeId = 0
+            for set in try #require(summary["resultSets"] as? [[String: Any]]) {
+                let headers = try #require(set["headers"] as? [String])
+                for row in try #require(set["rowSet"] as? [[Any]]) {
+                    let fields = Dictionary(zip(headers, row), uniquingKeysWith: { first, _ in first })
+                    if set["name"] as? String == "LineScore" { lines[try #require(fields["TEAM_ID"] as? Int)] = fields }
+                    if set["name"] as? String == "GameSummary" { homeId = try #require(fields["HOME_TEAM_ID"] as? Int) }
+                }
+            }
+            #expect(teams[0]["teamId"] as? Int == homeId)
+            let sides = try teams.map { team in
+                let id = try #require(team["teamId"] as? Int)
+                return try #require(lines[id])
+            }
+            final = try sides.map { try #require($0["PTS"] as? Int) }
+            let keys = ["PTS_QTR1", "PTS_QTR2", "PTS_QTR3", "PTS_QTR4"] + (1...10).map { "PTS_OT\($0)" }
+            periods = try keys.prefix(game.labels.count).map { key in try sides.map { try #require($0[key] as? Int) } }
+            startsAt = nil
+        }
+        codes = try teams.map { try #require($0["teamTricode"] as? String) }
+        names = try teams.map {
+            "\(try #require($0["teamCity"] as? String)) \(try #require($0["teamName"] as? String))"
+        }
+        let statistics = try teams.map { try #require($0["statistics"] as? [String: Any]) }
+        func stat(_ key: String) throws -> [Int] { try statistics.map { try #require($0[key] as? Int) } }
+        made = (try stat("fieldGoalsMade"), try stat("threePointersMade"), try stat("freeThrowsMade"))
+        var players: [(String, String, Int)] = []
+        for (team, code) in zip(teams, codes) {
+            for player in try #require(team["players"] as? [[String: Any]]) {
+                let points = try #require((player["statistics"] as? [String: Any])?["points"] as? Int)
+                players.append((code, try #require(player["nameI"] as? String), points))
+            }
+        }
+        self.players = players.map { (team: $0.0, name: $0.1, points: $0.2) }
+    }
+}
+
+/// The actions of a play-by-play, in game order (orderNumber), read with Foundation's JSON reader.
+private func orderedActions(_ game: NBALiveGame) throws -> [[String: Any]] {
+    let root = try #require(
+        try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: fixture("providers/nba-live/\(game.pbpFile)"))))
+            as? [String: Any])
+    let actions = try #require((root["game"] as? [String: Any])?["actions"] as? [[String: Any]])
+    return actions.sorted { ($0["orderNumber"] as? Int ?? 0) < ($1["orderNumber"] as? Int ?? 0) }
+}
+
+/// The running scores a play-by-play states at each period's end, as points per period (home, away).
+private func statedPeriods(_ game: NBALiveGame) throws -> [[Int]] {
+    var before = [0, 0]
+    var periods: [[Int]] = []
+    for action in try orderedActions(game)
+    where action["actionType"] as? String == "period" && action["subType"] as? String == "end" {
+        let stated = [
+            Int(try #require(action["scoreHome"] as? String)) ?? -1,
+            Int(try #require(action["scoreAway"] as? String)) ?? -1,
+        ]
+        periods.append([stated[0] - before[0], stated[1] - before[1]])
+        before = stated
+    }
+    return periods
+}
+
 @Suite("nba-live: NBA live-data play-by-play and box score")
 struct NBALiveTests {
-    static let game = "0022000180"
-
-    @Test("a real game (ORL at BOS, 2021-01-15) folds to the box score's and the play-by-play's figures")
-    func realGame() throws {
-        let pbp = try document("playbyplay_\(Self.game).json")
-        let box = try document("boxscore_\(Self.game).json")
-        let messages = try NBALive.convert([pbp, box])
+    @Test(
+        "a real game folds to its official final, line score, made shots and players' points",
+        arguments: NBALiveGame.all)
+    func realGame(_ game: NBALiveGame) throws {
+        let official = try NBALiveOfficial(game)
+        let messages = try NBALive.convert(try game.documents())
         let states = try fold(messages)
         let final = try #require(states.last)
-        let boxGame = members(members(box)["game"])
-        let home = members(boxGame["homeTeam"])
-        let away = members(boxGame["awayTeam"])
 
-        #expect(final.gameId == "nba-\(Self.game)")
+        #expect(final.gameId == "nba-\(game.id)")
         #expect(final.sport == .basketball)
         #expect(final.rules.competition == "nba")
         #expect(final.status == .closed)
-        #expect(final.home == Team(code: "BOS", name: "Boston Celtics", logo: ""))
-        #expect(final.away == Team(code: "ORL", name: "Orlando Magic", logo: ""))
-        #expect(final.startsAt == parseRFC3339(text(boxGame["gameTimeUTC"]) ?? ""))
-        // The box score's finals and its first period (the published sample keeps one period).
-        #expect(final.homeScore == integer(home["score"]))
-        #expect(final.awayScore == integer(away["score"]))
-        #expect(final.homeScore == 124 && final.awayScore == 97)
-        let first = try #require(final.periods.first)
-        #expect(first.home == integer(members(array(home["periods"]).first)["score"]))
-        #expect(first.away == integer(members(array(away["periods"]).first)["score"]))
-        // The line score: the running scores the play-by-play states at each period's end.
-        #expect(final.periods.map(\.label) == ["Q1", "Q2", "Q3", "Q4"])
-        #expect(final.periods.map(\.home) == [34, 26, 28, 36])
-        #expect(final.periods.map(\.away) == [28, 20, 24, 25])
-        // The box score's team statistics: made twos, threes and free throws are the scoring list.
-        let scoring = final.scoring.elements
-        let homeStats = members(home["statistics"])
-        let awayStats = members(away["statistics"])
-        func made(_ kind: ScoringKind, _ side: Side) -> Int {
-            scoring.filter { $0.kind == kind && $0.side == side }.count
+        #expect([final.home.code, final.away.code] == official.codes)
+        #expect([final.home.code, final.away.code] == [game.home, game.away])
+        if game.liveBox {
+            // The box score names the teams and gives the start time.
+            #expect([final.home.name, final.away.name] == official.names)
+            #expect(final.startsAt == parseRFC3339(official.startsAt ?? ""))
         }
-        #expect(made(.two, .home) == integer(homeStats["twoPointersMade"]))
-        #expect(made(.two, .away) == integer(awayStats["twoPointersMade"]))
-        #expect(made(.three, .home) == integer(homeStats["threePointersMade"]))
-        #expect(made(.three, .away) == integer(awayStats["threePointersMade"]))
-        #expect(made(.freeThrow, .home) == integer(homeStats["freeThrowsMade"]))
-        #expect(made(.freeThrow, .away) == integer(awayStats["freeThrowsMade"]))
+        #expect([final.homeScore, final.awayScore] == official.final)
+        // The line score: the official periods (all of them, or the first only in the abridged live sample),
+        // and the running scores the play-by-play states at each period's end.
+        #expect(final.periods.map(\.label) == game.labels)
+        #expect(Array(final.periods.map { [$0.home, $0.away] }.prefix(official.periods.count)) == official.periods)
+        #expect(final.periods.map { [$0.home, $0.away] } == (try statedPeriods(game)))
+        // Made twos and threes, threes, free throws per team: the scoring list.
+        let scoring = final.scoring.elements
+        func count(_ kinds: [ScoringKind]) -> [Int] {
+            [Side.home, .away].map { side in scoring.filter { kinds.contains($0.kind) && $0.side == side }.count }
+        }
+        #expect(count([.two, .three]) == official.made.field)
+        #expect(count([.three]) == official.made.three)
+        #expect(count([.freeThrow]) == official.made.free)
         #expect(scoring.allSatisfy { $0.player != nil })
+        // Every player the source lists: his points in the scoring list.
+        for player in official.players {
+            let side: Side = player.team == game.home ? .home : .away
+            let points = scoring.filter { $0.side == side && $0.player == player.name }.reduce(0) { $0 + $1.points }
+            #expect(points == player.points, "\(player.name)")
+        }
         // The document agrees with itself: no correction was needed.
         #expect(!messages.contains { if case .scoreCorrected = $0.event { true } else { false } })
     }
 
-    @Test("every running score the play-by-play states is the fold's after that action")
-    func runningScores() throws {
-        let pbp = try document("playbyplay_\(Self.game).json")
-        let messages = try NBALive.convert([pbp, try document("boxscore_\(Self.game).json")])
+    @Test("every running score the play-by-play states is the fold's after that action", arguments: NBALiveGame.all)
+    func runningScores(_ game: NBALiveGame) throws {
+        let messages = try NBALive.convert(try game.documents())
         let states = try fold(messages)
         // The state after the last message of each action number.
         var after: [Int: ScoreState] = [:]
@@ -124,142 +255,155 @@ struct NBALiveTests {
         }
         var current = states[0]
         var checked = 0
-        let actions = array(members(members(pbp)["game"])["actions"]).sorted {
-            (integer(members($0)["orderNumber"]) ?? 0) < (integer(members($1)["orderNumber"]) ?? 0)
-        }
-        for action in actions {
-            let fields = members(action)
-            let number = try #require(integer(fields["actionNumber"]))
+        let actions = try orderedActions(game)
+        for fields in actions {
+            let number = try #require(fields["actionNumber"] as? Int)
             if let state = after[number] { current = state }
             #expect(
                 "\(current.homeScore)-\(current.awayScore)"
-                    == "\(text(fields["scoreHome"]) ?? "?")-\(text(fields["scoreAway"]) ?? "?")",
+                    == "\(fields["scoreHome"] as? String ?? "?")-\(fields["scoreAway"] as? String ?? "?")",
                 "action \(number)")
             checked += 1
         }
         #expect(checked == actions.count && checked > 200)
     }
 
-    @Test("the mapping: ids from actionNumber and the edit stamp, clock, wall-clock time, kinds and players")
-    func mapping() throws {
-        let messages = try NBALive.convert([try document("playbyplay_\(Self.game).json")])
+    @Test(
+        "the mapping: ids from actionNumber and the edit stamp, clock, wall-clock time, kinds and players",
+        arguments: NBALiveGame.all)
+    func mapping(_ game: NBALiveGame) throws {
+        let messages = try NBALive.convert([try document(game.pbpFile)])
         #expect(Set(messages.map(\.id)).count == messages.count)
         #expect(
             messages.map(\.type).prefix(5) == [
                 "game.scheduled", "game.started", "period.started", "clock.started", "points.scored",
             ])
-        // The first basket: J. Teague's three at 11:46 of the first, actionNumber 7, edited 00:40:50.
-        let three = try #require(messages.first { $0.type == "points.scored" })
-        #expect(three.id == "nba-live-\(Self.game)-7-20210116T004050Z")
-        #expect(three.at == parseRFC3339("2021-01-16T00:40:43.7Z"))
-        #expect(
-            three.event
-                == .pointsScored(
-                    PointsScored(team: .home, points: 3, kind: .three, player: "J. Teague", clockMs: 706_000)))
+        // The first basket: its id (actionNumber and edit stamp), its timeActual, kind, player and clock.
+        let basket = try #require(messages.first { $0.type == "points.scored" })
+        #expect(basket.id == game.firstBasket.id)
+        #expect(basket.at == parseRFC3339(game.firstBasket.at))
+        #expect(basket.event == .pointsScored(game.firstBasket.event))
         let states = try fold(messages)
         let entry = try #require(states.last?.scoring.elements.first)
-        #expect(entry.clock == "11:46")
+        #expect(entry.clock == game.firstBasket.clock)
         #expect(entry.period == 1)
-        // Overtime is not played: four periods, each started, ended; the game ended once.
-        #expect(messages.filter { $0.type == "period.ended" }.count == 4)
+        // Every period started and ended; the game ended once, last; overtime is a period of its own.
+        #expect(messages.filter { $0.type == "period.started" }.count == game.labels.count)
+        #expect(messages.filter { $0.type == "period.ended" }.count == game.labels.count)
+        #expect(
+            messages.contains { $0.event == .periodStarted(period: 5, kind: .overtime) } == (game.labels.count > 4))
         #expect(messages.filter { $0.type == "game.ended" }.count == 1)
         #expect(messages.last?.type == "game.ended")
         // Messages are in game order: their times never go back.
         #expect(zip(messages.dropFirst(2), messages.dropFirst(3)).allSatisfy { $0.at <= $1.at })
     }
 
-    @Test("without the box score the sides come from the first basket of each team, the codes for names")
-    func withoutBoxScore() throws {
-        let messages = try NBALive.convert([try document("playbyplay_\(Self.game).json")])
+    @Test(
+        "without the box score the sides come from the first basket of each team, the codes for names",
+        arguments: NBALiveGame.all)
+    func withoutBoxScore(_ game: NBALiveGame) throws {
+        let official = try NBALiveOfficial(game)
+        let messages = try NBALive.convert([try document(game.pbpFile)])
         let final = try #require(fold(messages).last)
-        #expect(final.home == Team(code: "BOS", name: "BOS", logo: ""))
-        #expect(final.away == Team(code: "ORL", name: "ORL", logo: ""))
-        #expect(final.homeScore == 124 && final.awayScore == 97)
-        #expect(final.startsAt == parseRFC3339("2021-01-16T00:40:29.8Z"))
+        #expect(final.home == Team(code: game.home, name: game.home, logo: ""))
+        #expect(final.away == Team(code: game.away, name: game.away, logo: ""))
+        #expect([final.homeScore, final.awayScore] == official.final)
+        // startsAt: the first action's time.
+        let first = try #require(try orderedActions(game).first?["timeActual"] as? String)
+        #expect(final.startsAt == parseRFC3339(first))
     }
 
-    @Test("converting twice, or with the documents in another order, gives the same messages")
-    func deterministic() throws {
-        let pbp = try document("playbyplay_\(Self.game).json")
-        let box = try document("boxscore_\(Self.game).json")
-        let once = try NBALive.convert([pbp, box])
-        #expect(try NBALive.convert([pbp, box]) == once)
-        #expect(try NBALive.convert([box, pbp]) == once)
+    @Test(
+        "converting twice, or with the documents in another order, gives the same messages", arguments: NBALiveGame.all)
+    func deterministic(_ game: NBALiveGame) throws {
+        let documents = try game.documents()
+        let once = try NBALive.convert(documents)
+        #expect(try NBALive.convert(documents) == once)
+        #expect(try NBALive.convert(documents.reversed()) == once)
         // Actions in another order in the document: the game order is orderNumber's.
-        #expect(try NBALive.convert([withActions(pbp) { $0.reversed() }, box]) == once)
+        #expect(try NBALive.convert([withActions(documents[0]) { $0.reversed() }] + documents.dropFirst()) == once)
     }
 
-    @Test("an earlier poll's made shot the provider edited or dropped is given and then retracted")
-    func editedActions() throws {
-        let pbp = try document("playbyplay_\(Self.game).json")
-        let box = try document("boxscore_\(Self.game).json")
-        let final = try NBALive.convert([pbp, box])
-        // An earlier poll: the first 60 actions, action 7 (a three) first recorded as a two with an
-        // earlier edit stamp and the next basket (action 10 or later) recorded for the wrong player.
+    @Test(
+        "an earlier poll's made shot the provider edited or dropped is given and then retracted",
+        arguments: NBALiveGame.all)
+    func editedActions(_ game: NBALiveGame) throws {
+        let documents = try game.documents()
+        let pbp = documents[0]
+        let final = try NBALive.convert(documents)
+        // An earlier poll: the first 60 actions, the first basket recorded with another kind and an
+        // earlier edit stamp, and the first made two after it recorded for the wrong player.
         let actions = array(members(members(pbp)["game"])["actions"])
-        let firstTwo = try #require(
-            actions.first { text(members($0)["actionType"]) == "2pt" && text(members($0)["shotResult"]) == "Made" })
+        let made = actions.filter { text(members($0)["shotResult"]) == "Made" }
+        let first = try #require(made.first)
+        let firstNumber = try #require(integer(members(first)["actionNumber"]))
+        let firstTwo = try #require(made.dropFirst().first { text(members($0)["actionType"]) == "2pt" })
         let twoNumber = try #require(integer(members(firstTwo)["actionNumber"]))
+        let otherKind = text(members(first)["actionType"]) == "3pt" ? "2pt" : "3pt"
         let earlier = withActions(pbp) { actions in
             Array(actions.prefix(60)).map { action in
                 switch integer(members(action)["actionNumber"]) {
-                case 7:
-                    edit(
-                        action,
-                        [
-                            "actionType": .string("2pt"), "scoreHome": .string("2"),
-                            "edited": .string("2021-01-16T00:40:44Z"),
-                        ])
+                case firstNumber:
+                    edit(action, ["actionType": .string(otherKind), "edited": .string("2000-01-01T00:00:01Z")])
                 case twoNumber:
-                    edit(action, ["playerNameI": .string("A. Nobody"), "edited": .string("2021-01-16T00:40:59Z")])
+                    edit(action, ["playerNameI": .string("A. Nobody"), "edited": .string("2000-01-01T00:00:02Z")])
                 default:
                     action
                 }
             }
         }
-        let messages = try NBALive.convert([earlier, pbp, box])
+        let messages = try NBALive.convert([earlier] + documents)
         let retractions = messages.filter { $0.type == "event.retracted" }
         #expect(retractions.count == 2)
-        #expect(
-            retractions.first?.event
-                == .retracted(id: "nba-live-\(Self.game)-7-20210116T004044Z", reason: "edited by the provider"))
+        let ghostOne = "nba-live-\(game.id)-\(firstNumber)-20000101T000001Z"
+        let ghostTwo = "nba-live-\(game.id)-\(twoNumber)-20000101T000002Z"
+        #expect(retractions.first?.event == .retracted(id: ghostOne, reason: "edited by the provider"))
         // The last poll's messages are all there, in the same order; the retracted version precedes its retraction.
-        let ghosts: Set = [
-            "nba-live-\(Self.game)-7-20210116T004044Z", "nba-live-\(Self.game)-\(twoNumber)-20210116T004059Z",
-        ]
+        let ghosts: Set = [ghostOne, ghostTwo]
         #expect(Set(retractions.compactMap { if case .retracted(let id, _) = $0.event { id } else { nil } }) == ghosts)
         #expect(messages.filter { !ghosts.contains($0.id) && $0.type != "event.retracted" } == final)
-        let ghostIndex = try #require(messages.firstIndex { $0.id == "nba-live-\(Self.game)-7-20210116T004044Z" })
+        let ghostIndex = try #require(messages.firstIndex { $0.id == ghostOne })
         #expect(messages[ghostIndex + 1].type == "event.retracted")
         let state = try #require(fold(messages).last)
         let plain = try #require(fold(final).last)
-        #expect(state.homeScore == 124 && state.awayScore == 97)
+        #expect(state.homeScore == plain.homeScore && state.awayScore == plain.awayScore)
         #expect(state.periods.map(\.home) == plain.periods.map(\.home))
         #expect(state.scoring.elements == plain.scoring.elements)
         #expect(state.retracted.count == 2)
         // A poll that is the same document again adds nothing.
-        #expect(try NBALive.convert([pbp, pbp, box]) == final)
+        #expect(try NBALive.convert([pbp] + documents) == final)
     }
 
-    @Test("a stated running score the baskets do not make becomes a score.corrected")
-    func statedScoreWins() throws {
-        let pbp = try document("playbyplay_\(Self.game).json")
-        // Drop the first basket (a BOS three) but keep every stated score: from then on the document
-        // says 3 more for BOS than its baskets.
-        let changed = withActions(pbp) { $0.filter { integer(members($0)["actionNumber"]) != 7 } }
+    @Test("a stated running score the baskets do not make becomes a score.corrected", arguments: NBALiveGame.all)
+    func statedScoreWins(_ game: NBALiveGame) throws {
+        let pbp = try document(game.pbpFile)
+        let official = try NBALiveOfficial(game)
+        // Drop the first basket but keep every stated score: from then on the document says its points
+        // more than its baskets.
+        let ordered = try orderedActions(game)
+        let firstIndex = try #require(ordered.firstIndex { $0["shotResult"] as? String == "Made" })
+        let firstNumber = try #require(ordered[firstIndex]["actionNumber"] as? Int)
+        let next = ordered[firstIndex + 1]
+        let changed = withActions(pbp) { $0.filter { integer(members($0)["actionNumber"]) != firstNumber } }
         let messages = try NBALive.convert([changed])
         let corrections = messages.filter { $0.type == "score.corrected" }
         #expect(corrections.count == 1)
-        // The next action (10, a missed two) states 3-0: the correction is there, as its own message.
-        #expect(corrections.first?.event == .scoreCorrected(homeScore: 3, awayScore: 0))
-        #expect(corrections.first?.id == "nba-live-\(Self.game)-10-20210116T004146Z-score")
+        // The next action states the dropped basket's score: the correction is there, as its own message.
+        let stated = [
+            Int(try #require(next["scoreHome"] as? String)) ?? -1,
+            Int(try #require(next["scoreAway"] as? String)) ?? -1,
+        ]
+        #expect(corrections.first?.event == .scoreCorrected(homeScore: stated[0], awayScore: stated[1]))
+        let stamp = String((try #require(next["edited"] as? String)).filter { $0.isLetter || $0.isNumber })
+        #expect(
+            corrections.first?.id == "nba-live-\(game.id)-\(try #require(next["actionNumber"] as? Int))-\(stamp)-score")
         let final = try #require(fold(messages).last)
-        #expect(final.homeScore == 124 && final.awayScore == 97)
+        #expect([final.homeScore, final.awayScore] == official.final)
     }
 
     @Test("overtime: a fifth period of type OVERTIME after a tie is an overtime period of five minutes")
     func overtime() throws {
-        // Written for the test (no real overtime document was found): four tied periods, then one of overtime.
+        // Written for the test: four tied periods, then one of overtime (the real overtime game is 0022400561).
         func action(
             _ number: Int, _ period: Int, _ type: String, _ sub: String, _ clock: String, _ home: Int, _ away: Int,
             team: Int? = nil, made: Bool = false
@@ -309,52 +453,70 @@ struct NBALiveTests {
         #expect(!messages.contains { $0.type == "score.corrected" })
     }
 
-    @Test("detect: the play-by-play and the box score, nothing else")
-    func detect() throws {
-        #expect(NBALive.detect(try document("playbyplay_\(Self.game).json")))
-        #expect(NBALive.detect(try document("boxscore_\(Self.game).json")))
+    @Test("detect: the play-by-play and the box score, nothing else", arguments: NBALiveGame.all)
+    func detect(_ game: NBALiveGame) throws {
+        #expect(NBALive.detect(try document(game.pbpFile)))
+        #expect(NBALive.detect(try document("boxscore_0022000180.json")))
         #expect(!NBALive.detect(.object(["game": .object(["actions": .array([])])])))
         #expect(!NBALive.detect(.array([])))
         #expect(ProviderFormats.named("nba-live") == nil ? false : true)
         let (format, _) = try ProviderFormats.convert(
-            [try Data(contentsOf: URL(fileURLWithPath: fixture("providers/nba-live/playbyplay_\(Self.game).json")))],
-            format: nil)
+            [try Data(contentsOf: URL(fileURLWithPath: fixture("providers/nba-live/\(game.pbpFile)")))], format: nil)
         #expect(format.name == "nba-live")
     }
 
-    @Test(
-        "a truncated or wrong document names the format and the field",
-        arguments: [
-            ("clock", JSONValue.string("4:32"), "game.actions[3].clock"),
-            ("clock", JSONValue.null, "game.actions[3].clock"),
-            ("timeActual", JSONValue.string("yesterday"), "game.actions[3].timeActual"),
-            ("period", JSONValue.int(0), "game.actions[3].period"),
-            ("actionNumber", JSONValue.string("7"), "game.actions[3].actionNumber"),
-            ("scoreHome", JSONValue.string("x"), "game.actions[3].scoreHome"),
-            ("teamId", JSONValue.int(42), "game.actions[3].teamId"),
-        ])
-    func wrongAction(_ key: String, _ value: JSONValue, _ field: String) throws {
-        let pbp = try document("playbyplay_\(Self.game).json")
-        // actions[3] in the file is a made two of ORL (action 12).
-        let broken = withActions(pbp) { actions in
-            actions.enumerated().map { $0.offset == 3 ? edit($0.element, [key: value]) : $0.element }
+    /// The index in the document of a made shot after both teams have appeared (the field errors' target).
+    static func target(_ pbp: JSONValue) throws -> Int {
+        let actions = array(members(members(pbp)["game"])["actions"])
+        var teams: Set<Int> = []
+        for (index, action) in actions.enumerated() {
+            if let team = integer(members(action)["teamId"]), team != 0 { teams.insert(team) }
+            if teams.count == 2, text(members(action)["shotResult"]) == "Made" { return index }
         }
-        #expect(integer(members(array(members(members(pbp)["game"])["actions"])[3])["actionNumber"]) == 12)
-        #expect(throws: ConvertError.self) { try NBALive.convert([broken]) }
-        let box = try document("boxscore_\(Self.game).json")
-        do {
-            _ = try NBALive.convert([broken, box])
-            Issue.record("converted")
-        } catch {
-            #expect(error.format == "nba-live")
-            #expect(error.field == field)
+        throw ConvertError(format: "test", reason: "no made shot after both teams")
+    }
+
+    static let wrongFields: [(String, JSONValue, String)] = [
+        ("clock", .string("4:32"), "clock"),
+        ("clock", .null, "clock"),
+        ("timeActual", .string("yesterday"), "timeActual"),
+        ("period", .int(0), "period"),
+        ("actionNumber", .string("7"), "actionNumber"),
+        ("scoreHome", .string("x"), "scoreHome"),
+        ("teamId", .int(42), "teamId"),
+    ]
+
+    @Test("a truncated or wrong document names the format and the field", arguments: NBALiveGame.all)
+    func wrongAction(_ game: NBALiveGame) throws {
+        let documents = try game.documents()
+        let pbp = documents[0]
+        let index = try Self.target(pbp)
+        // In 0022000180 that is actions[3], a made two of ORL (action 12).
+        if game.id == "0022000180" {
+            #expect(index == 3)
+            #expect(integer(members(array(members(members(pbp)["game"])["actions"])[3])["actionNumber"]) == 12)
+        }
+        for (key, value, field) in Self.wrongFields {
+            let broken = withActions(pbp) { actions in
+                actions.enumerated().map { $0.offset == index ? edit($0.element, [key: value]) : $0.element }
+            }
+            #expect(throws: ConvertError.self) { try NBALive.convert([broken]) }
+            do {
+                _ = try NBALive.convert([broken] + documents.dropFirst())
+                Issue.record("converted with \(key) = \(value)")
+            } catch {
+                #expect(error.format == "nba-live")
+                #expect(error.field == "game.actions[\(index)].\(field)", "\(key) = \(value)")
+            }
         }
     }
 
-    @Test("wrong documents: no game, no actions, no play-by-play, another game's box score, cut bytes")
-    func wrongDocuments() throws {
-        let pbp = try document("playbyplay_\(Self.game).json")
-        let box = try document("boxscore_\(Self.game).json")
+    @Test(
+        "wrong documents: no game, no actions, no play-by-play, another game's box score, cut bytes",
+        arguments: NBALiveGame.all)
+    func wrongDocuments(_ game: NBALiveGame) throws {
+        let pbp = try document(game.pbpFile)
+        let box = try document("boxscore_0022000180.json")
         func failure(_ documents: [JSONValue]) -> ConvertError? {
             do {
                 _ = try NBALive.convert(documents)
@@ -371,8 +533,7 @@ struct NBALiveTests {
         #expect(failure([pbp, .object(other)])?.field == "game.gameId")
         #expect(failure([pbp, .object(other)])?.format == "nba-live")
         // Cut in the middle of the actions: not JSON, named by the format chosen.
-        let bytes = try Data(
-            contentsOf: URL(fileURLWithPath: fixture("providers/nba-live/playbyplay_\(Self.game).json")))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture("providers/nba-live/\(game.pbpFile)")))
         #expect(throws: ConvertError.self) {
             try ProviderFormats.convert([bytes.prefix(bytes.count / 2)], format: NBALive.self)
         }
