@@ -54,6 +54,11 @@ struct NBAStatsV3Game: Sendable, CustomTestStringConvertible {
             home: Team(code: "BOS", name: "Boston Celtics", logo: ""),
             away: Team(code: "ATL", name: "Atlanta Hawks", logo: ""), labels: ["Q1", "Q2", "Q3", "Q4"],
             start: "2024-11-13T00:11:00Z", made: nil),
+        NBAStatsV3Game(
+            id: "0022400561", summaryFile: "boxscoresummaryv2_0022400561.json",
+            home: Team(code: "PHI", name: "Philadelphia 76ers", logo: ""),
+            away: Team(code: "NYK", name: "New York Knicks", logo: ""), labels: ["Q1", "Q2", "Q3", "Q4", "OT"],
+            start: "2025-01-16T00:14:00Z", made: ([46, 46], [13, 16], [14, 17])),
     ]
 }
 
@@ -155,6 +160,28 @@ struct NBAStatsV3Tests {
         // boxscoretraditionalv3 of the game (nba_api's cassette).
         #expect(scoring.filter { $0.player == "D. Mitchell" }.reduce(0) { $0 + $1.points } == 71)
         #expect(scoring.filter { $0.player == "D. DeRozan" }.reduce(0) { $0 + $1.points } == 44)
+    }
+
+    @Test("the same game from playbyplayv3 and from the live play-by-play: the same scoring list")
+    func sameAsLive() throws {
+        let v3 = try #require(try v3Fold(try Self.convert(NBAStatsV3Game.all[2])).last)
+        let live = try #require(
+            try v3Fold(
+                try NBALive.convert([
+                    try JSONValue.parse(
+                        Data(
+                            contentsOf: URL(
+                                fileURLWithPath: fixture("providers/nba-live/playbyplay_0022400561.json"))))
+                ])
+            ).last)
+        func entries(_ state: ScoreState) -> [String] {
+            state.scoring.elements.map {
+                "\($0.period) \($0.clock ?? "-") \($0.side?.rawValue ?? "-") \($0.kind) \($0.player ?? "-") \($0.homeScore)-\($0.awayScore)"
+            }
+        }
+        #expect(entries(v3).count == 46 + 46 + 14 + 17)
+        #expect(entries(v3) == entries(live))
+        #expect(v3.periods.map { [$0.home, $0.away] } == live.periods.map { [$0.home, $0.away] })
     }
 
     @Test("every running score the play-by-play states is the fold's after that action", arguments: NBAStatsV3Game.all)
