@@ -1,0 +1,213 @@
+import Foundation
+import ScoreDomain
+
+/// Sportmonks Football API 3.0: a fixture by id with its participants, scores and events
+/// (`GET /v3/football/fixtures/{id}?include=participants;scores;events`), one document per game, with or
+/// without the `data` envelope (docs/providers.md, "sportmonks-v3").
+///
+/// The events come in no game order (neither by id nor in the array): the converter orders them by the
+/// period their minute falls in, the minute, the stoppage minute and the id. A goal's `result` is the
+/// running score the provider states. The document has no wall clock per event: `at` is derived from
+/// `starting_at` and the match minute.
+public enum SportmonksV3: ProviderFormat {
+    public static let name = "sportmonks-v3"
+    public static let sport = Sport.soccer
+    public static let summary =
+        "Sportmonks Football API 3.0: /v3/football/fixtures/{id}?include=participants;scores;events, one per game"
+
+    /// A fixture object (or `{"data": fixture}`) with `id`, `starting_at`, a `participants` array whose
+    /// first entry has `meta.location`, and an `events` or `scores` array.
+    public static func detect(_ document: JSONValue) -> Bool {
+        let root = SportmonksV3Fixture.root(DocumentNode(document, format: name))
+        guard (try? root["id"].int()) != nil, (try? root["starting_at"].string()) != nil,
+            let participants = try? root["participants"].array(),
+            (try? participants.first?["meta"]["location"].string()) != nil
+        else { return false }
+        return (try? root["events"].array()) != nil || (try? root["scores"].array()) != nil
+    }
+
+    /// The game's messages from its one fixture document.
+    /// - Throws: ``ConvertError`` naming the field it could not read, or for more than one document.
+    public static func convert(_ documents: [JSONValue]) throws(ConvertError) -> [FeedMessage] {
+        guard documents.count == 1 else {
+            throw ConvertError(format: name, reason: "takes one fixture document per game, not \(documents.count)")
+        }
+        let fixture = try SportmonksV3Fixture(DocumentNode(documents[0], format: name))
+        var writer = SportmonksV3Writer(fixture: fixture)
+        return try writer.messages()
+    }
+
+    /// The period a match minute falls in: 1–45 the first half, 46–90 the second, 91–105 and 106–120
+    /// the halves of extra time (Sportmonks keeps `minute` at the period's last minute in stoppage time
+    /// and counts the rest in `extra_minute`: `45` + `1` is in the first half).
+    public static func period(ofMinute minute: Int) -> Int {
+        switch minute {
+        case ...45: 1
+        case 46...90: 2
+        case 91...105: 3
+        default: 4
+        }
+    }
+}
+
+/// One event of the document the converter reads, with its place in the game.
+struct SportmonksV3Event {
+    let node: DocumentNode
+    let id: Int
+    let typeId: Int
+    let side: Side
+    /// 1–4 by the minute; 5 for the shoot-out's kicks.
+    let period: Int
+    let minute: Int
+    let extraMinute: Int
+    let player: String?
+    /// The running score the event states (`"2-0"`, home first), if it states one.
+    let result: (home: Int, away: Int)?
+    let rescinded: Bool
+
+    /// The match time the event's minute stands for, in milliseconds: minute `m` with `e` stoppage
+    /// minutes is the clock's minute `m + e` (`45` + `1` shows `45+1'`).
+    var clockMs: Int { max(0, minute + extraMinute - 1) * 60_000 }
+
+    /// The shoot-out's kicks (`pen_shootout_miss` 22, `pen_shootout_goal` 23).
+    static let shootoutTypes: Set<Int> = [22, 23]
+}
+
+/// The fixture: id, teams, start, state, the stated scores and the events in game order.
+struct SportmonksV3Fixture {
+    let fixtureId: Int
+    let gameId: String
+    let home: Team
+    let away: Team
+    let startsAt: Date
+    let stateId: Int
+    let stateNode: DocumentNode
+    let setup: GameSetup
+    /// Whether extra time was (or is being) played: an event in its minutes, a state of extra time or
+    /// after it, or a `scores` entry of it (a description starting `ET` or holding `EXTRA`).
+    let extraTime: Bool
+    /// The `scores` entries by `description` (`CURRENT`, `1ST_HALF`, `PENALTY_SHOOTOUT`, …), each
+    /// with the node of its last entry (for errors).
+    let scores: [String: (home: Int, away: Int, node: DocumentNode)]
+    let events: [SportmonksV3Event]
+
+    /// The fixture object: the document's `data`, or the document itself.
+    static func root(_ document: DocumentNode) -> DocumentNode {
+        if case .object? = document["data"].value { return document["data"] }
+        return document
+    }
+
+    init(_ document: DocumentNode) throws(ConvertError) {
+        let root = Self.root(document)
+        fixtureId = try root["id"].int()
+        gameId = "sportmonks-\(fixtureId)"
+        startsAt = try Self.instant(root["starting_at"])
+        stateId = try root["state_id"].int()
+        stateNode = root["state_id"]
+        var teams: [String: (id: Int, team: Team)] = [:]
+        for participant in try root["participants"].array() {
+            let location = try participant["meta"]["location"].string()
+            guard location == "home" || location == "away", teams[location] == nil else {
+                throw participant["meta"]["location"].failure("one home and one away participant expected")
+            }
+            teams[location] = (try participant["id"].int(), try Self.team(participant))
+        }
+        guard let home = teams["home"], let away = teams["away"] else {
+            throw root["participants"].failure("a home and an away participant expected")
+        }
+        self.home = home.team
+        self.away = away.team
+        let leg = try root["leg"].present?.string() ?? "1/1"
+        let aggregate = root["aggregate_id"].present != nil
+        var scores: [String: (home: Int, away: Int, node: DocumentNode)] = [:]
+        for entry in try root["scores"].present?.array() ?? [] {
+            let description = try entry["description"].string()
+            let goals = try entry["score"]["goals"].int()
+            var tally = scores[description] ?? (0, 0, entry)
+            switch try entry["score"]["participant"].string() {
+            case "home": tally.home = goals
+            case "away": tally.away = goals
+            default: throw entry["score"]["participant"].failure("home or away expected")
+            }
+            tally.node = entry
+            scores[description] = tally
+        }
+        self.scores = scores
+        var events: [SportmonksV3Event] = []
+        for node in try root["events"].present?.array() ?? [] {
+            let participant = try node["participant_id"].int()
+            let side: Side
+            switch participant {
+            case home.id: side = .home
+            case away.id: side = .away
+            default:
+                throw node["participant_id"].failure(
+                    "\(participant) is neither the home (\(home.id)) nor the away participant (\(away.id))")
+            }
+            let typeId = try node["type_id"].int()
+            let minute = try node["minute"].int()
+            let extra = try node["extra_minute"].present?.int() ?? 0
+            guard (0...130).contains(minute), (0...30).contains(extra) else {
+                throw node["minute"].failure("a minute 0-130 with 0-30 stoppage minutes expected")
+            }
+            var result: (home: Int, away: Int)?
+            if let text = try node["result"].present?.string() {
+                result = try Self.score(text, node["result"])
+            }
+            var rescinded = false
+            if case .bool(let value)? = node["rescinded"].value { rescinded = value }
+            events.append(
+                SportmonksV3Event(
+                    node: node, id: try node["id"].int(), typeId: typeId, side: side,
+                    period: SportmonksV3Event.shootoutTypes.contains(typeId)
+                        ? 5 : SportmonksV3.period(ofMinute: minute),
+                    minute: minute, extraMinute: extra, player: try node["player_name"].present?.string(),
+                    result: result, rescinded: rescinded))
+        }
+        events.sort { ($0.period, $0.minute, $0.extraMinute, $0.id) < ($1.period, $1.minute, $1.extraMinute, $1.id) }
+        self.events = events
+        extraTime =
+            events.contains { (3...4).contains($0.period) } || [6, 21, 23, 7].contains(stateId)
+            || scores.keys.contains { $0.hasPrefix("ET") || $0.contains("EXTRA") }
+        let shootout =
+            events.contains { $0.period == 5 } || scores["PENALTY_SHOOTOUT"] != nil || [8, 9].contains(stateId)
+        let twoLegs = leg.hasSuffix("/2") || aggregate
+        var rules = GameRules.preset(
+            twoLegs || leg != "1/1" || extraTime || shootout ? "knockout-soccer" : "league-soccer")!
+            .rules
+        // A leg of a two-legged tie may end level (the aggregate decides); a shoot-out straight after
+        // the second half has no extra time before it.
+        if twoLegs { rules.tieStands = true }
+        if shootout && !extraTime { rules.overtimes = 0 }
+        setup = GameSetup(sport: .soccer, rules: rules)
+    }
+
+    /// `"2025-05-25 15:00:00"` (UTC, as the API gives it by default) or an RFC 3339 instant.
+    static func instant(_ node: DocumentNode) throws(ConvertError) -> Date {
+        let text = try node.string()
+        let rfc = text.count == 19 ? text.replacingOccurrences(of: " ", with: "T") + "Z" : text
+        guard let date = parseRFC3339(rfc) else {
+            throw node.failure("\"YYYY-MM-DD HH:MM:SS\" (UTC) expected, found \"\(text)\"")
+        }
+        return date
+    }
+
+    /// `"3-1"` → (3, 1).
+    static func score(_ text: String, _ node: DocumentNode) throws(ConvertError) -> (home: Int, away: Int) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let home = Int(parts[0]), let away = Int(parts[1]), home >= 0, away >= 0 else {
+            throw node.failure("a score \"home-away\" expected, found \"\(text)\"")
+        }
+        return (home, away)
+    }
+
+    /// A participant: `short_code` the code (or one derived from the name), `name`, `image_path` the logo.
+    static func team(_ node: DocumentNode) throws(ConvertError) -> Team {
+        let name = String(try node["name"].string().prefix(64))
+        let code = try node["short_code"].present?.string() ?? TeamCode.derive(name)
+        guard (1...8).contains(code.count), code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            throw node["short_code"].failure("1-8 letters or digits expected, found \"\(code)\"")
+        }
+        return Team(code: code, name: name, logo: try node["image_path"].present?.string() ?? "")
+    }
+}
