@@ -19,6 +19,12 @@ struct JSONParser {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
+    /// The elements of the arrays being parsed, innermost last: an array is built once, at its `]`,
+    /// with exactly its count (no growth by doubling, no spare capacity kept in the tree).
+    private var elements: [JSONValue] = []
+    /// The members of the objects being parsed (with each key's column), innermost last: an object's
+    /// dictionary is built once, at its `}`, at its final size (no rehashing as it grows).
+    private var members: [(key: String, value: JSONValue, column: Int)] = []
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -66,12 +72,12 @@ struct JSONParser {
     private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         if depth > JSONParser.maxDepth { throw error("nesting deeper than \(JSONParser.maxDepth) levels") }
         position += 1  // {
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             position += 1
-            return .object(members)
+            return .object([:])
         }
+        let start = members.count
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else {
@@ -84,41 +90,57 @@ struct JSONParser {
             position += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            if members.updateValue(value, forKey: key) != nil {
-                throw JSONSyntaxError(message: "duplicate key \"\(key)\"", column: keyColumn)
-            }
+            members.append((key, value, keyColumn))
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","):
                 position += 1
             case UInt8(ascii: "}"):
                 position += 1
-                return .object(members)
+                return .object(try takeMembers(from: start))
             default:
                 throw error("expected ',' or '}' but found \(describeCurrent())")
             }
         }
     }
 
+    /// The object of the members from `start` on (removed from ``members``).
+    /// - Throws: for a key given twice, at its second occurrence.
+    private mutating func takeMembers(from start: Int) throws(JSONSyntaxError) -> [String: JSONValue] {
+        var object = [String: JSONValue](minimumCapacity: members.count - start)
+        for index in start..<members.count {
+            let member = members[index]
+            if object.updateValue(member.value, forKey: member.key) != nil {
+                throw JSONSyntaxError(message: "duplicate key \"\(member.key)\"", column: member.column)
+            }
+        }
+        members.removeSubrange(start...)
+        return object
+    }
+
     private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         if depth > JSONParser.maxDepth { throw error("nesting deeper than \(JSONParser.maxDepth) levels") }
         position += 1  // [
-        var values: [JSONValue] = []
         skipWhitespace()
         if peek() == UInt8(ascii: "]") {
             position += 1
-            return .array(values)
+            return .array([])
         }
+        let start = elements.count
         while true {
             skipWhitespace()
-            values.append(try parseValue(depth: depth))
+            elements.append(try parseValue(depth: depth))
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","):
                 position += 1
             case UInt8(ascii: "]"):
                 position += 1
-                return .array(values)
+                var array: [JSONValue] = []
+                array.reserveCapacity(elements.count - start)
+                array.append(contentsOf: elements[start...])
+                elements.removeSubrange(start...)
+                return .array(array)
             default:
                 throw error("expected ',' or ']' but found \(describeCurrent())")
             }
@@ -151,6 +173,15 @@ struct JSONParser {
             guard let next = peek(), isDigit(next) else { throw error("expected a digit in the exponent") }
             skipDigits()
         }
+        // Up to 18 digits always fit in Int: read them directly, without a text.
+        let negative = bytes[start] == UInt8(ascii: "-")
+        if isInteger, position - start - (negative ? 1 : 0) <= 18 {
+            var magnitude = 0
+            for index in (negative ? start + 1 : start)..<position {
+                magnitude = magnitude &* 10 &+ Int(bytes[index] &- UInt8(ascii: "0"))
+            }
+            return .int(negative ? -magnitude : magnitude)
+        }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
         if isInteger, let value = Int(text) {
             return .int(value)
@@ -176,7 +207,15 @@ struct JSONParser {
         position += 1  // opening quote
         var utf8: [UInt8] = []
         var runStart = position
+        var bits: UInt8 = 0  // every byte of the run or'ed: below 0x80 when all are ASCII
         while true {
+            // The run up to the next quote, backslash or control character, in one tight loop.
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                bits |= byte
+                position += 1
+            }
             guard let byte = peek() else {
                 throw JSONSyntaxError(message: "unterminated string", column: openColumn)
             }
@@ -184,7 +223,8 @@ struct JSONParser {
             case UInt8(ascii: "\""):
                 let text: String?
                 if utf8.isEmpty {  // no escapes: decode straight from the input
-                    text = JSONParser.validatedString(UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+                    let run = UnsafeBufferPointer(rebasing: bytes[runStart..<position])
+                    text = bits < 0x80 ? String(decoding: run, as: UTF8.self) : JSONParser.validatedString(run)
                 } else {
                     utf8.append(contentsOf: bytes[runStart..<position])
                     text = JSONParser.validatedString(utf8)
@@ -198,10 +238,8 @@ struct JSONParser {
                 utf8.append(contentsOf: bytes[runStart..<position])
                 try parseEscape(into: &utf8)
                 runStart = position
-            case 0..<0x20:
-                throw error("control character U+\(hex4(UInt32(byte))) must be escaped in a string")
             default:
-                position += 1
+                throw error("control character U+\(hex4(UInt32(byte))) must be escaped in a string")
             }
         }
     }
