@@ -43,7 +43,13 @@ struct ConvertCommand: AsyncParsableCommand {
         case "mlb-feed": messages = try Self.mlbFeed(files)
         default: messages = try Self.convert(files, format: format)
         }
-        Output.write(messages.map { $0.canonicalJSON() + "\n" }.joined())
+        // In slices of a thousand lines: never the whole output as one more copy beside the messages.
+        var start = 0
+        while start < messages.count {
+            let end = min(start + 1000, messages.count)
+            Output.write(messages[start..<end].map { $0.canonicalJSON() + "\n" }.joined())
+            start = end
+        }
     }
 
     /// Retrosheet event files: every game in them, in file order; the first bad game stops it.
@@ -77,18 +83,23 @@ struct ConvertCommand: AsyncParsableCommand {
         return messages
     }
 
-    /// Reads and converts the documents; `format` is `auto` or a format's name.
+    /// Reads and converts the documents; `format` is `auto` or a format's name. Each file is parsed
+    /// in place and its bytes released before the next is read (ProviderDocuments), so the peak is
+    /// about the documents' trees.
     static func convert(_ files: [String], format: String) throws -> [FeedMessage] {
-        var documents: [Data] = []
-        for file in files {
-            do {
-                documents.append(try Data(contentsOf: URL(fileURLWithPath: file)))
-            } catch {
-                throw CLIError("\(file): cannot read the file: \(error.localizedDescription)")
+        let named = ProviderFormats.named(format)
+        var documents: [JSONValue] = []
+        for (index, file) in files.enumerated() {
+            do throws(ProviderDocuments.ReadError) {
+                documents.append(try ProviderDocuments.parse(contentsOf: file))
+            } catch .unreadable(let reason) {
+                throw CLIError("\(file): cannot read the file: \(reason)")
+            } catch .syntax(let error) {
+                throw CLIError("\(files[0]): \(named?.name ?? "auto"): document \(index + 1) is not JSON: \(error)")
             }
         }
         do {
-            return try ProviderFormats.convert(documents, format: ProviderFormats.named(format)).messages
+            return try ProviderDocuments.convert(documents, format: named).messages
         } catch {
             throw CLIError("\(files[0]): \(error)")
         }
