@@ -1,20 +1,20 @@
 import Foundation
 import ScoreDomain
 
-/// Turns the game's plays and events into messages, in game order.
-struct SportradarNFLWriter {
-    let game: SportradarNFLGame
+/// Turns the game's plays and events into messages, in game order (both shapes, both leagues).
+struct SportradarFootballWriter {
+    let game: SportradarFootballGame
     private var out: [FeedMessage] = []
     private var started = false
     private var period = 0
     private var periodEnded = false
     private var ended = false
     private var last: Date
-    /// The running score the plays have stated so far.
+    /// The running score so far: the plays' stated one (v7), the sum of their `score` points (v1).
     private var score = (home: 0, away: 0)
     private var situation: Situation?
 
-    init(game: SportradarNFLGame) {
+    init(game: SportradarFootballGame) {
         self.game = game
         last = game.startsAt
     }
@@ -22,7 +22,7 @@ struct SportradarNFLWriter {
     private mutating func emit(_ suffix: String, _ at: Date, _ event: ScoreEvent) {
         out.append(
             FeedMessage(
-                id: "\(SportradarNFL.name)-\(game.uuid)-\(suffix)", gameId: game.gameId, at: at, event: event))
+                id: "\(game.league.format)-\(game.uuid)-\(suffix)", gameId: game.gameId, at: at, event: event))
     }
 
     mutating func messages() throws(ConvertError) -> [FeedMessage] {
@@ -30,10 +30,11 @@ struct SportradarNFLWriter {
             "scheduled", game.startsAt,
             .gameScheduled(home: game.home, away: game.away, startsAt: game.startsAt, setup: game.setup))
         for item in game.items {
-            // A wall clock that goes back (a corrected play) keeps the time before it.
-            if let wall = try item.node["wall_clock"].present?.instant() { last = max(last, wall) }
+            // A time that goes back (a corrected play) keeps the time before it.
+            if let time = try time(item) { last = max(last, time) }
             switch try item.node["type"].string() {
-            case "play": try play(item, at: last)
+            case "play" where game.shape == .periods: try play(item, at: last)
+            case "play": try olderPlay(item, at: last)
             default: try event(item, at: last)
             }
         }
@@ -48,19 +49,31 @@ struct SportradarNFLWriter {
         return out
     }
 
-    /// An event: `setup` starts the game, `period_end` ends the period, `game_over` the game; others
-    /// (timeouts, the two-minute warning) send nothing.
-    private mutating func event(_ item: SportradarNFLItem, at: Date) throws(ConvertError) {
+    /// The item's time: v7's `wall_clock`; in the older shape (no wall clock) the scheduled start plus
+    /// the game time elapsed at the play's clock, 15 minutes a period (derived).
+    private func time(_ item: SportradarFootballItem) throws(ConvertError) -> Date? {
+        guard game.shape == .quarters else { return try item.node["wall_clock"].present?.instant() }
+        guard let clock = item.node["clock"].present else { return nil }
+        let left = min(try SportradarFootballGame.clock(clock), Self.periodMs)
+        let elapsed = (item.period - 1) * Self.periodMs + Self.periodMs - left
+        return game.startsAt.addingTimeInterval(Double(elapsed) / 1000)
+    }
+
+    private static let periodMs = 15 * 60_000
+
+    /// An event: `setup` (v1 `cointoss`) starts the game, `period_end` (`quarterend`) ends the period,
+    /// `game_over` (`gameover`) the game; others (timeouts, the two-minute warning) send nothing.
+    private mutating func event(_ item: SportradarFootballItem, at: Date) throws(ConvertError) {
         let id = try item.node["id"].string()
         switch try item.node["event_type"].string() {
-        case "setup":
+        case "setup", "cointoss":
             enter(item, id: id, at: at)
-        case "period_end":
+        case "period_end", "quarterend":
             enter(item, id: id, at: at)
             guard !periodEnded else { return }
             emit(id, at, .periodEnded(period: period))
             periodEnded = true
-        case "game_over":
+        case "game_over", "gameover":
             guard started else { return }
             end(at: at)
         default:
@@ -69,7 +82,7 @@ struct SportradarNFLWriter {
     }
 
     /// A play: the points its stated running score adds, then the situation after it.
-    private mutating func play(_ item: SportradarNFLItem, at: Date) throws(ConvertError) {
+    private mutating func play(_ item: SportradarFootballItem, at: Date) throws(ConvertError) {
         let node = item.node
         let id = try node["id"].string()
         enter(item, id: id, at: at)
@@ -91,12 +104,13 @@ struct SportradarNFLWriter {
                 rises[1 - index].1 == 0, let kind = kinds[index]
             {
                 let side = rises[index].0
+                let player = try player(node, kind)
                 emit(
                     id, at,
                     .pointsScored(
                         PointsScored(
-                            team: side, points: kind.points, kind: kind, player: try player(node, kind),
-                            clockMs: clockMs)))
+                            team: side, points: kind.points, kind: kind, player: player, clockMs: clock(item, clockMs)))
+                )
                 scored = true
             } else {
                 // A change no one scoring play makes: the stated score, as a correction.
@@ -123,7 +137,71 @@ struct SportradarNFLWriter {
         guard next != situation || turnover else { return }
         situation = next
         let endClock = try end["clock"].present?.clock()
-        emit(id + "-situation", at, .situationChanged(next, turnover: turnover, clockMs: endClock))
+        emit(id + "-situation", at, .situationChanged(next, turnover: turnover, clockMs: clock(item, endClock)))
+    }
+
+    /// An older-shape play: the situation at its snap (`side`, `yard_line`, `down`, `yfd` with the drive's
+    /// `team` in possession), then the points of its `score` (`team`, `points`; `type` must agree).
+    private mutating func olderPlay(_ item: SportradarFootballItem, at: Date) throws(ConvertError) {
+        let node = item.node
+        let id = try node["id"].string()
+        enter(item, id: id, at: at)
+        let playType = try node["play_type"].string()
+        let clockMs = try node["clock"].present.map { node throws(ConvertError) in
+            try SportradarFootballGame.clock(node)
+        }
+        let offense = try item.driveTeam.map { node throws(ConvertError) in try game.side(code: node) }
+        if let offense, ["rush", "pass", "punt", "fieldgoal"].contains(playType),
+            let down = try node["down"].present?.int(), (1...4).contains(down),
+            let distance = try node["yfd"].present?.int(), (1...99).contains(distance)
+        {
+            let yardline = try node["yard_line"].int()
+            let own = try game.side(code: node["side"]) == offense
+            let yardLine = own ? yardline : 100 - yardline
+            let next = Situation(
+                possession: offense, down: down, distance: distance,
+                yardLine: (1...99).contains(yardLine) ? yardLine : nil)
+            if next != situation {
+                situation = next
+                emit(id + "-situation", at, .situationChanged(next, turnover: false, clockMs: clock(item, clockMs)))
+            }
+        }
+        guard let scoreNode = node["score"].present else { return }
+        let side = try game.side(code: scoreNode["team"])
+        let points = try scoreNode["points"].int()
+        let conversion = ["extrapoint", "conversion"].contains(playType) ? "conversion" : playType
+        guard
+            let kind = SportradarNFL.kind(
+                points: points, playType: conversion, byOffense: offense.map { $0 == side } ?? true)
+        else { throw scoreNode["points"].failure("1, 2, 3 or 6 expected, found \(points)") }
+        if let type = try scoreNode["type"].present?.string(), let named = Self.olderKinds[type],
+            !named.contains(kind)
+        {
+            throw scoreNode["type"].failure("\"\(type)\" does not score \(points)")
+        }
+        // The scorer: the last participant of the scoring side (the receiver, the runner, the returner, the kicker).
+        var name: String?
+        for participant in try node["participants"].present?.array() ?? [] {
+            if try game.side(code: participant["team"]) == side { name = try participant["name"].string() }
+        }
+        emit(
+            id, at,
+            .pointsScored(
+                PointsScored(
+                    team: side, points: points, kind: kind, player: name.map { String($0.prefix(64)) },
+                    clockMs: clock(item, clockMs))))
+        score = side == .home ? (score.home + points, score.away) : (score.home, score.away + points)
+    }
+
+    /// The older shape's `score.type` names and the kinds they may be.
+    private static let olderKinds: [String: Set<ScoringKind>] = [
+        "touchdown": [.touchdown], "fieldgoal": [.fieldGoal], "extrapoint": [.extraPoint, .twoPointConversion],
+        "safety": [.safety, .defensiveConversion], "twopointconversion": [.twoPointConversion, .defensiveConversion],
+    ]
+
+    /// A clock for the canonical feed: `nil` in an untimed period (NCAA football's overtime).
+    private func clock(_ item: SportradarFootballItem, _ ms: Int?) -> Int? {
+        item.kind == .overtime && game.setup.rules.overtimeMinutes == 0 ? nil : ms
     }
 
     /// The player a scoring play names: the touchdown's scorer (the statistic with `touchdown` 1 that is
@@ -152,7 +230,7 @@ struct SportradarNFLWriter {
 
     /// Before a play or event of `item.period`: the game's start (period 1) and the period's start when
     /// they have not been sent (`started`, `<id>-period`).
-    private mutating func enter(_ item: SportradarNFLItem, id: String, at: Date) {
+    private mutating func enter(_ item: SportradarFootballItem, id: String, at: Date) {
         if !started {
             emit("started", at, .gameStarted)
             started = true
@@ -165,8 +243,13 @@ struct SportradarNFLWriter {
         periodEnded = false
     }
 
-    /// The game's end: its last period's end when not sent, then `game.ended closed`.
+    /// The game's end: the stated final as `score.corrected` when the plays' points do not make it, its
+    /// last period's end when not sent, then `game.ended closed`.
     private mutating func end(at: Date) {
+        if let final = game.final, final != score {
+            emit("final-corrected", at, .scoreCorrected(homeScore: final.home, awayScore: final.away))
+            score = final
+        }
         if !periodEnded { emit("period-\(period)-ended", at, .periodEnded(period: period)) }
         periodEnded = true
         emit("ended", at, .gameEnded(.closed))

@@ -60,6 +60,101 @@ struct SportradarNFLOfficial {
     }
 }
 
+/// The official figures of an older-shape (v1: `nfl-t1`, `ncaafb-t1`) document, read with Foundation's
+/// JSON reader: the final (`home_team.points`, `away_team.points`) and every scoring play's `score`, with
+/// the running score and the line score they add up to.
+struct SportradarV1Official {
+    struct Score {
+        let id: String
+        let quarter: Int
+        let clock: String
+        let team: String
+        let type: String
+        let points: Int
+        /// The drive's `team`: the side with the ball, not always the side that scored.
+        let driveTeam: String
+        /// The running score after it (home, away).
+        let home: Int
+        let away: Int
+    }
+
+    let id: String
+    let home: (alias: String, points: Int)
+    let away: (alias: String, points: Int)
+    let scores: [Score]
+    /// The points per quarter the scores add up to (home, away).
+    let periods: [(home: Int, away: Int)]
+
+    init(_ path: String) throws {
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        id = try #require(root["id"] as? String)
+        let home = try #require(root["home_team"] as? [String: Any])
+        let away = try #require(root["away_team"] as? [String: Any])
+        self.home = (try #require(home["id"] as? String), try #require(home["points"] as? Int))
+        self.away = (try #require(away["id"] as? String), try #require(away["points"] as? Int))
+        var scores: [Score] = []
+        var periods: [(home: Int, away: Int)] = []
+        var running = (0, 0)
+        for quarter in try #require(root["quarters"] as? [[String: Any]]) {
+            let number = try #require(quarter["number"] as? Int)
+            var line = (home: 0, away: 0)
+            for drive in try #require(quarter["pbp"] as? [[String: Any]]) {
+                for action in drive["actions"] as? [[String: Any]] ?? [] {
+                    guard let score = action["score"] as? [String: Any] else { continue }
+                    let team = try #require(score["team"] as? String)
+                    let points = try #require(score["points"] as? Int)
+                    if team == self.home.alias {
+                        running.0 += points
+                        line.home += points
+                    } else {
+                        running.1 += points
+                        line.away += points
+                    }
+                    scores.append(
+                        Score(
+                            id: try #require(action["id"] as? String), quarter: number,
+                            clock: try #require(action["clock"] as? String), team: team,
+                            type: try #require(score["type"] as? String), points: points,
+                            driveTeam: try #require(drive["team"] as? String), home: running.0, away: running.1))
+                }
+            }
+            periods.append(line)
+        }
+        self.scores = scores
+        self.periods = periods
+    }
+
+    /// The clock as the canonical feed writes it (`"07:41"` → `"7:41"`, `":41"` → `"0:41.0"`).
+    static func display(_ clock: String) -> String? {
+        GameClock.parse(clock.hasPrefix(":") ? "0" + clock : clock).map { GameClock.display($0, countsDown: true) }
+    }
+
+    /// The canonical kind of a `score.type`.
+    static let kinds: [String: ScoringKind] = [
+        "touchdown": .touchdown, "extrapoint": .extraPoint, "fieldgoal": .fieldGoal, "safety": .safety,
+    ]
+
+    /// Checks a folded state against these figures: final, line score, every scoring entry (id, quarter,
+    /// clock, side, kind, points) and the running score after each.
+    func check(_ state: ScoreState, format: String) {
+        #expect(state.home.code == home.alias && state.away.code == away.alias)
+        #expect(state.status == .closed && state.periodLabel == "Final")
+        #expect(state.homeScore == home.points && state.awayScore == away.points)
+        #expect(scores.last.map { [$0.home, $0.away] } == [home.points, away.points])
+        #expect(state.periods.map { [$0.home, $0.away] } == periods.map { [$0.home, $0.away] })
+        let scoring = state.scoring.elements
+        #expect(scoring.count == scores.count)
+        for (entry, score) in zip(scoring, scores) {
+            #expect(entry.id == "\(format)-\(id)-\(score.id)")
+            #expect(entry.period == score.quarter && entry.clock == Self.display(score.clock))
+            #expect(entry.side == (score.team == home.alias ? .home : .away))
+            #expect(entry.kind == Self.kinds[score.type] && entry.points == score.points)
+            #expect("\(score.id) \(entry.homeScore)-\(entry.awayScore)" == "\(score.id) \(score.home)-\(score.away)")
+        }
+    }
+}
+
 @Suite("sportradar-nfl: Sportradar NFL play-by-play")
 struct SportradarNFLTests {
     static let game = "sea-at-ne-2016-11-13"
@@ -123,6 +218,43 @@ struct SportradarNFLTests {
         #expect(situation.possession == .away)
     }
 
+    /// The older shape (v1, `nfl-t1`): NE 23 at ARI 21, 2016-09-11.
+    static let olderGame = "ne-at-ari-2016-09-11"
+
+    @Test func theOlderShapeFoldsToItsOwnFigures() throws {
+        let official = try SportradarV1Official(Self.path(Self.olderGame))
+        let messages = try Self.convert(Self.olderGame)
+        let state = try Self.fold(messages)
+        official.check(state, format: SportradarNFL.name)
+        #expect(state.gameId == "sr-nfl-568d84eb-874f-49f4-b77d-dc23412fb87c")
+        #expect(state.home.name == "Arizona Cardinals" && state.away.name == "New England Patriots")
+        #expect(state.rules.competition == "nfl" && state.homeScore == 21 && state.awayScore == 23)
+        #expect(state.periods.map { "\($0.label) \($0.home)-\($0.away)" } == ["Q1 0-10", "Q2 7-0", "Q3 7-7", "Q4 7-6"])
+        #expect(
+            state.scoring.elements.map { "\($0.period) \($0.clock ?? "-") \($0.kind) \($0.player ?? "-")" } == [
+                "1 7:41 touchdown Chris Hogan", "1 7:34 extraPoint Stephen Gostkowski",
+                "1 1:05 fieldGoal Stephen Gostkowski", "2 4:10 touchdown Larry Fitzgerald",
+                "2 4:06 extraPoint Chandler Catanzaro", "3 10:10 touchdown LeGarrette Blount",
+                "3 10:10 extraPoint Stephen Gostkowski", "3 4:33 touchdown David Johnson",
+                "3 4:29 extraPoint Chandler Catanzaro", "4 12:40 fieldGoal Stephen Gostkowski",
+                "4 9:52 touchdown Larry Fitzgerald", "4 9:46 extraPoint Chandler Catanzaro",
+                "4 3:48 fieldGoal Stephen Gostkowski",
+            ])
+        // Time is derived (no wall clock): the scheduled start plus the game time at the play's clock.
+        let first = try #require(messages.first { $0.event.type == "points.scored" })
+        #expect(first.at == parseRFC3339("2016-09-12T00:37:19Z"))
+        #expect(zip(messages, messages.dropFirst()).allSatisfy { $0.at <= $1.at })
+        #expect(Set(messages.map(\.id)).count == messages.count)
+        #expect(messages.suffix(2).map(\.event) == [.periodEnded(period: 4), .gameEnded(.closed)])
+        // The situation at a snap: ARI's first play, 1st and 10 at its own 25.
+        #expect(
+            messages.first { $0.event.type == "situation.changed" }?.event
+                == .situationChanged(
+                    Situation(possession: .home, down: 1, distance: 10, yardLine: 25), turnover: false,
+                    clockMs: 15 * 60_000))
+        #expect(try Self.convert(Self.olderGame) == messages)
+    }
+
     @Test func gameOrderAndTimes() throws {
         let messages = try Self.convert(Self.game)
         let prefix = "sportradar-nfl-0cb301fa-629d-4209-a8a6-9f76dfc695be-"
@@ -160,6 +292,8 @@ struct SportradarNFLTests {
     @Test func detectsItsDocumentsOnly() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: Self.path(Self.game)))
         #expect(ProviderFormats.detect(try JSONValue.parse(data))?.name == SportradarNFL.name)
+        let older = try Data(contentsOf: URL(fileURLWithPath: Self.path(Self.olderGame)))
+        #expect(ProviderFormats.detect(try JSONValue.parse(older))?.name == SportradarNFL.name)
         #expect(!SportradarNFL.detect(.object(["plays": .array([])])))
     }
 
@@ -229,7 +363,8 @@ struct SportradarNFLTests {
         #expect(messages.last?.at == parseRFC3339("2024-01-14T21:00:00Z"))
         // A stated score no one play makes (four points at once) becomes score.corrected.
         let four = Self.overtime.replacingOccurrences(
-            of: "\"home_points\":10,\"away_points\":13", with: "\"home_points\":10,\"away_points\":14")
+            of: "\"home_points\":10,\"away_points\":13", with: "\"home_points\":10,\"away_points\":14"
+        ).replacingOccurrences(of: "\"Miami\",\"points\":13", with: "\"Miami\",\"points\":14")
         let corrected = try ProviderFormats.convert([Data(four.utf8)], format: SportradarNFL.self).messages
         #expect(corrected.contains { $0.event == .scoreCorrected(homeScore: 10, awayScore: 14) })
         #expect(try Self.fold(corrected).awayScore == 14)
