@@ -25,6 +25,8 @@ struct JSONParser {
     /// The members of the objects being parsed (with each key's column), innermost last: an object's
     /// dictionary is built once, at its `}`, at its final size (no rehashing as it grows).
     private var members: [(key: String, value: JSONValue, column: Int)] = []
+    /// The keys of 16 bytes or more read so far, by their FNV-1a hash (see ``parseKey()``).
+    private var longKeys: [UInt64: String] = [:]
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -84,7 +86,7 @@ struct JSONParser {
                 throw error("expected a string key but found \(describeCurrent())")
             }
             let keyColumn = position + 1
-            let key = try parseString()
+            let key = try parseKey()
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else { throw error("expected ':' but found \(describeCurrent())") }
             position += 1
@@ -242,6 +244,33 @@ struct JSONParser {
                 throw error("control character U+\(hex4(UInt32(byte))) must be escaped in a string")
             }
         }
+    }
+
+    /// A member's key, as ``parseString()`` reads it; a key of 16 ASCII bytes or more without
+    /// escapes (too long to be a small string, so a text of its own on the heap) is the same `String`
+    /// each time it recurs in the document (`homeTeamDefendingSide` on every play): one allocation
+    /// for all of them.
+    private mutating func parseKey() throws(JSONSyntaxError) -> String {
+        let start = position + 1
+        var end = start
+        var bits: UInt8 = 0
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            bits |= byte
+            end += 1
+        }
+        guard end - start > 15, bits < 0x80, end < bytes.count, bytes[end] == UInt8(ascii: "\"") else {
+            return try parseString()
+        }
+        let run = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        position = end + 1
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+        for byte in run { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        if let known = longKeys[hash], known.utf8.elementsEqual(run) { return known }
+        let key = String(decoding: run, as: UTF8.self)
+        if longKeys.count < 4096, longKeys[hash] == nil { longKeys[hash] = key }
+        return key
     }
 
     private mutating func parseEscape(into utf8: inout [UInt8]) throws(JSONSyntaxError) {
