@@ -11,7 +11,7 @@ public struct BenchCommand: AsyncParsableCommand {
         abstract: "Measure throughput and latency; prints JSON. Build with -c release for real numbers.",
         subcommands: [
             AppendBench.self, IngestBench.self, FoldBench.self, RetrosheetBench.self, PushBench.self, ApnsBench.self,
-            JwtBench.self, BroadcastBench.self, SeasonsBench.self,
+            JwtBench.self, BroadcastBench.self, SeasonsBench.self, ConvertBench.self,
         ]
     )
 

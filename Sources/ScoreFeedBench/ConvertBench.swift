@@ -1,0 +1,185 @@
+import ArgumentParser
+import Foundation
+import Providers
+import ScoreDomain
+
+/// `scorefeed-bench convert --json`: `scorefeed convert`'s parse and conversion per provider format,
+/// against Python's `json.loads` of the same bytes in the same run (issue 27 point 5).
+struct ConvertBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert each provider format's fixture documents many times; compare with Python's json.loads.",
+        discussion: """
+            Per format with documents under FIXTURES/<format>/: every document the format converts (alone, \
+            or with one companion document of the same folder such as a box score or a match file) is \
+            parsed and converted from its bytes in memory, repeated to about --megabytes per round; the \
+            best of --rounds rounds gives MB/s (10^6 bytes) and documents/s. In the same run a python3 \
+            child parses the same bytes with json.loads (json.load is json.loads of the file's read) the \
+            same number of times, best of the same number of rounds; ratio is ours over Python's speed \
+            (parseOnlyRatio: JSONValue.parse alone, without the format's conversion).
+            """
+    )
+
+    @Flag(help: "Print JSON (the only format).")
+    var json = false
+
+    @Option(help: "Folder of the providers' fixture folders.")
+    var fixtures = "fixtures/providers"
+
+    @Option(help: "More documents to measure on their own (format detected), such as a generated large one.")
+    var document: [String] = []
+
+    @Option(help: "Bytes to convert per round, in MB (10^6 bytes); a larger document is converted once per round.")
+    var megabytes = 20.0
+
+    @Option(help: "Rounds; the best one counts, for both sides.")
+    var rounds = 5
+
+    @Option(help: "The Python interpreter.")
+    var python = "/usr/bin/python3"
+
+    /// One measured set: the documents of a format's games, each game's documents converted together.
+    struct Workload {
+        var label: String
+        var format: any ProviderFormat.Type
+        var games: [(names: [String], documents: [Data])]
+        var bytes: Int { games.reduce(0) { $0 + $1.documents.reduce(0) { $0 + $1.count } } }
+        var documentCount: Int { games.reduce(0) { $0 + $1.documents.count } }
+    }
+
+    func run() async throws {
+        var workloads = try ProviderFormats.all.compactMap { try fixtureWorkload($0) }
+        for path in document {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            let (format, _) = try ProviderFormats.convert([data], format: nil)
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            workloads.append(Workload(label: "\(format.name) (\(name))", format: format, games: [([name], [data])]))
+        }
+        var results: [[String: Any]] = []
+        for workload in workloads {
+            results.append(try measure(workload))
+        }
+        try printJSON([
+            "benchmark": "convert", "rounds": rounds, "megabytesPerRound": megabytes, "formats": results,
+            "python": try pythonVersion(),
+        ])
+    }
+
+    /// The format's fixture games: each detected document alone, or with the first companion that
+    /// makes it convert; `nil` when the format has no fixture folder.
+    private func fixtureWorkload(_ format: any ProviderFormat.Type) throws -> Workload? {
+        let folder = URL(fileURLWithPath: fixtures).appendingPathComponent(format.name)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return nil }
+        var files: [(name: String, data: Data, detected: Bool)] = []
+        for name in names.sorted() where name.hasSuffix(".json") {
+            let data = try Data(contentsOf: folder.appendingPathComponent(name))
+            let detected = (try? JSONValue.parse(data)).map { format.detect($0) } ?? false
+            files.append((name, data, detected))
+        }
+        var games: [(names: [String], documents: [Data])] = []
+        for file in files where file.detected {
+            let candidates = [[file]] + files.filter { $0.name != file.name }.map { [file, $0] }
+            if let game = candidates.first(where: {
+                (try? ProviderFormats.convert($0.map(\.data), format: format)) != nil
+            }) {
+                games.append((game.map(\.name), game.map(\.data)))
+            }
+        }
+        return games.isEmpty ? nil : Workload(label: format.name, format: format, games: games)
+    }
+
+    private func measure(_ workload: Workload) throws -> [String: Any] {
+        let repeats = max(1, Int((megabytes * 1_000_000 / Double(workload.bytes)).rounded()))
+        var messages = 0
+        for game in workload.games {
+            messages += try ProviderFormats.convert(game.documents, format: workload.format).messages.count
+        }
+        var best = Double.infinity
+        for _ in 0..<rounds {
+            let began = ContinuousClock.now
+            for _ in 0..<repeats {
+                for game in workload.games {
+                    _ = try ProviderFormats.convert(game.documents, format: workload.format)
+                }
+            }
+            best = min(best, (ContinuousClock.now - began) / .seconds(1))
+        }
+        // The parse alone (JSONValue.parse), to tell the parse from the format's conversion.
+        var parseBest = Double.infinity
+        for _ in 0..<rounds {
+            let began = ContinuousClock.now
+            for _ in 0..<repeats {
+                for game in workload.games {
+                    for document in game.documents { _ = try JSONValue.parse(document) }
+                }
+            }
+            parseBest = min(parseBest, (ContinuousClock.now - began) / .seconds(1))
+        }
+        let python = try pythonBest(workload.games.flatMap(\.documents), repeats: repeats)
+        let bytes = Double(workload.bytes * repeats)
+        let ours = bytes / best / 1_000_000
+        let parsed = bytes / parseBest / 1_000_000
+        let theirs = bytes / python / 1_000_000
+        return [
+            "format": workload.label, "documents": workload.games.map { $0.names.joined(separator: " + ") },
+            "bytes": workload.bytes, "messages": messages, "repeatsPerRound": repeats,
+            "bestRoundSeconds": rounded(best, places: 4), "mbPerSecond": rounded(ours, places: 1),
+            "documentsPerSecond": rounded(Double(workload.documentCount * repeats) / best, places: 0),
+            "pythonJsonLoadsBestRoundSeconds": rounded(python, places: 4),
+            "pythonJsonLoadsMbPerSecond": rounded(theirs, places: 1), "ratio": rounded(ours / theirs, places: 2),
+            "parseOnlyMbPerSecond": rounded(parsed, places: 1), "parseOnlyRatio": rounded(parsed / theirs, places: 2),
+        ]
+    }
+
+    /// Python's best round of `json.loads` over the same documents, `repeats` times each, read into
+    /// memory before the clock starts (the documents go through temporary files).
+    private func pythonBest(_ documents: [Data], repeats: Int) throws -> Double {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("convert-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var paths: [String] = []
+        for (index, data) in documents.enumerated() {
+            let path = folder.appendingPathComponent("\(index).json").path
+            try data.write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        let script = """
+            import json, sys, time
+            repeats, rounds = int(sys.argv[1]), int(sys.argv[2])
+            blobs = [open(p, 'rb').read() for p in sys.argv[3:]]
+            best = float('inf')
+            for _ in range(rounds):
+                began = time.perf_counter()
+                for _ in range(repeats):
+                    for blob in blobs:
+                        json.loads(blob)
+                best = min(best, time.perf_counter() - began)
+            print(best)
+            """
+        let output = try runPython(["-c", script, String(repeats), String(rounds)] + paths)
+        guard let seconds = Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw ValidationError("python3 printed no time: \(output)")
+        }
+        return seconds
+    }
+
+    private func pythonVersion() throws -> String {
+        try runPython(["-c", "import sys; print(sys.version.split()[0])"]).trimmingCharacters(
+            in: .whitespacesAndNewlines)
+    }
+
+    private func runPython(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ValidationError("python3 failed (\(process.terminationStatus))")
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}
