@@ -1,3 +1,4 @@
+import Foundation
 import Providers
 
 /// A provider's public live documents of one game, polled whole: the document that grows with the
@@ -40,5 +41,34 @@ public struct LiveSource: Sendable {
         var url = url
         while url.hasSuffix("/") { url.removeLast() }
         return url
+    }
+}
+
+extension LiveSource {
+    /// A sport of Sportradar's push feeds, with the format of its REST play-by-play.
+    public enum SportradarSport: String, CaseIterable, Sendable {
+        case nfl, ncaafb, nba, soccer
+
+        /// The format of the game's REST document (`sportradar-nfl`, …), when this build has it.
+        public var format: (any ProviderFormat.Type)? { ProviderFormats.named("sportradar-\(rawValue)") }
+
+        /// The REST play-by-play (soccer: the timeline) on `base`, `{game}` standing for the game's id
+        /// (the trial access level; pass another with `--rest-url`).
+        public func restURL(base: String) -> String {
+            let base = LiveSource.trimmed(base)
+            return switch self {
+            case .nfl: "\(base)/nfl/official/trial/v7/en/games/{game}/pbp.json"
+            case .ncaafb: "\(base)/ncaafb/trial/v7/en/games/{game}/pbp.json"
+            case .nba: "\(base)/nba/trial/v8/en/games/{game}/pbp.json"
+            case .soccer: "\(base)/soccer/trial/v4/en/sport_events/{game}/timeline.json"
+            }
+        }
+    }
+
+    /// A game's Sportradar REST document: `restURL` with `{game}` replaced by the game's id.
+    public static func sportradar(format: any ProviderFormat.Type, game: String, restURL: String) -> LiveSource {
+        let escaped = game.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? game
+        return LiveSource(
+            format: format, game: game, documentURL: restURL.replacingOccurrences(of: "{game}", with: escaped))
     }
 }

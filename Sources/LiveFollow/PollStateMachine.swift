@@ -65,6 +65,12 @@ public struct PollStateMachine: Sendable {
         self.phase = source.companionURL == nil ? .document : .companion
     }
 
+    /// Whether the machine waits for its next poll (the last one was taken), not for a retry.
+    public var isPaused: Bool {
+        if case .waiting = phase { return true }
+        return false
+    }
+
     /// The follow starts.
     public mutating func start() -> Step { Step(notes: [], action: fetchAction) }
 

@@ -31,6 +31,8 @@ public final class DocumentServer: Sendable {
     public struct Request: Sendable, Equatable {
         public var path: String
         public var ifNoneMatch: String?
+        /// The `x-api-key` header.
+        public var apiKey: String?
         /// The status answered (0 when none was: a hang or a closed connection).
         public var status: Int
     }
@@ -151,8 +153,9 @@ public final class DocumentServer: Sendable {
     private func answer(_ head: HTTPRequestHead) -> Answer {
         let path = String(head.uri.split(separator: "?", maxSplits: 1)[0])
         let ifNoneMatch = head.headers.first(name: "if-none-match")
+        let apiKey = head.headers.first(name: "x-api-key")
         return state.withLockedValue { state -> Answer in
-            var record = Request(path: path, ifNoneMatch: ifNoneMatch, status: 0)
+            var record = Request(path: path, ifNoneMatch: ifNoneMatch, apiKey: apiKey, status: 0)
             defer { state.requests.append(record) }
             guard let sequence = documents[path], !sequence.isEmpty else {
                 record.status = 404

@@ -13,7 +13,9 @@ struct FollowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "follow",
         abstract: "Follow a live score provider into the event log.",
-        subcommands: [FollowMLBCommand.self, FollowNHLCommand.self, FollowNBACommand.self]
+        subcommands: [
+            FollowMLBCommand.self, FollowNHLCommand.self, FollowNBACommand.self, FollowSportradarCommand.self,
+        ]
     )
 }
 

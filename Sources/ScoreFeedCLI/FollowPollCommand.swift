@@ -39,30 +39,56 @@ struct PollOptions: ParsableArguments {
 
     /// Follows `source` into the log until its end (or a signal), printing the pushes and a summary.
     func follow(_ source: LiveSource) async throws {
-        let sink = try CommandSink(path: out)
-        let connection = try await Runtime.openDatabase()
-        let store = GameStore(
-            replayer: Replayer(
-                ingestor: Ingestor(connection: connection), projector: Projector(clock: .wall({ Date() }))))
-        let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+        let name = "\(source.format.name) \(source.game)"
         let milliseconds = { (seconds: Double) in Duration.milliseconds(Int64((seconds * 1000).rounded())) }
+        let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
         let follower = PollFollower(
             source: source,
             configuration: .init(interval: milliseconds(interval), maximumFailures: maxFailures),
             client: DocumentClient(httpClient: httpClient, requestTimeout: milliseconds(timeout)),
             logger: Runtime.logger)
-        let name = "\(source.format.name) \(source.game)"
-        let result: Result<PollSummary?, any Error>
+        let done: PollSummary?
+        do {
+            done = try await FollowRun.run(name: name, out: out) { store, emit in
+                try await follower.run(load: { try await store.stream($0).map(\.message) }) { messages in
+                    _ = try await store.store(messages, source: name, emit: emit)
+                }
+            }
+            try? await httpClient.shutdown()
+        } catch {
+            try? await httpClient.shutdown()
+            throw error
+        }
+        if let s = done {
+            Output.error(
+                "followed \(name) until its end: \(s.documents) document(s) converted, \(s.unchanged) unchanged, "
+                    + "\(s.malformed) unreadable, \(s.retries) retried request(s), \(s.messages) message(s), "
+                    + "\(s.retractions) play(s) retracted")
+        }
+    }
+}
+
+/// What every live follower's command shares: the log's game store, the pushes written as JSON lines,
+/// a stop on SIGINT/SIGTERM, and the error named after the follow.
+enum FollowRun {
+    /// Writes one push of a game.
+    typealias Emit = @Sendable (_ gameId: String, _ push: ActivityPush) throws -> Void
+
+    /// Runs `body` with the store and the pushes' sink until it returns (its result) or a signal (`nil`).
+    static func run<Result: Sendable>(
+        name: String, out: String?, _ body: @escaping @Sendable (GameStore, @escaping Emit) async throws -> Result
+    ) async throws -> Result? {
+        let sink = try CommandSink(path: out)
+        let connection = try await Runtime.openDatabase()
+        let store = GameStore(
+            replayer: Replayer(
+                ingestor: Ingestor(connection: connection), projector: Projector(clock: .wall({ Date() }))))
+        let emit: Emit = { try sink.write($1.jsonLine(gameId: $0) + "\n") }
+        let result: Swift.Result<Result?, any Error>
         do {
             result = .success(
-                try await withThrowingTaskGroup(of: PollSummary?.self) { group in
-                    group.addTask {
-                        try await follower.run(load: { try await store.stream($0).map(\.message) }) { messages in
-                            _ = try await store.store(messages, source: name) {
-                                try sink.write($1.jsonLine(gameId: $0) + "\n")
-                            }
-                        }
-                    }
+                try await withThrowingTaskGroup(of: Result?.self) { group in
+                    group.addTask { try await body(store, emit) }
                     group.addTask {
                         await SignalWait.interruptOrTerminate()
                         return nil
@@ -74,7 +100,6 @@ struct PollOptions: ParsableArguments {
         } catch {
             result = .failure(error)
         }
-        try? await httpClient.shutdown()
         try sink.close()
         await connection.close()
         switch result {
@@ -82,11 +107,9 @@ struct PollOptions: ParsableArguments {
             throw CLIError("follow \(name): \(error)")
         case .success(nil):
             Output.error("stopped following \(name) (signal)")
-        case .success(let s?):
-            Output.error(
-                "followed \(name) until its end: \(s.documents) document(s) converted, \(s.unchanged) unchanged, "
-                    + "\(s.malformed) unreadable, \(s.retries) retried request(s), \(s.messages) message(s), "
-                    + "\(s.retractions) play(s) retracted")
+            return nil
+        case .success(let done?):
+            return done
         }
     }
 }

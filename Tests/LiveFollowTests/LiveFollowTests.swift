@@ -109,7 +109,7 @@ struct LiveFollowTests {
         let server = try await DocumentServer.start(documents: [:])
         defer { Task { await server.stop() } }
         try await withStore { connection in
-            await #expect {
+            _ = await #expect {
                 try await follow(.nhl(game: 1, baseURL: server.baseURL), gameId: "nhl-1", into: connection)
             } throws: { error in
                 "\(error)".contains("not found at \(server.baseURL)/v1/gamecenter/1/play-by-play")

@@ -1,5 +1,6 @@
 import ChildProcess
 import Foundation
+import LiveFollowTesting
 import MLBFeedTesting
 import ScoreFeedTesting
 import Testing
@@ -18,8 +19,9 @@ struct SecretLogTests {
     static let appKeys = ["app-key-default-0123456789-SECRET", "app-key-other-0123456789-SECRET"]
     static let password = "db-password-0123456789-SECRET"
     static let readPassword = "read-password-0123456789-SECRET"
+    static let sportradarKey = "sportradar-key-0123456789-SECRET"
 
-    @Test("serve, deliver and follow mlb at trace level print no secret")
+    @Test("serve, deliver, follow mlb and follow sportradar at trace level print no secret")
     func traceLogs() async throws {
         let (apns, apnsEnv) = try await ActivityCLITests.startSandbox("apns-sandbox")
         defer { apns.terminate() }
@@ -37,6 +39,7 @@ struct SecretLogTests {
             environment["SCOREFEED_INGEST_SECRET"] = Self.ingestSecret
             environment["SCOREFEED_APP_KEYS"] = Self.appKeys.joined(separator: ",")
             environment["SCOREFEED_LOG_LEVEL"] = "trace"
+            environment["SCOREFEED_SPORTRADAR_API_KEY"] = Self.sportradarKey
             var logs: [(String, String)] = []
 
             // serve: the webhook, a registration, delivery to both local servers, then SIGTERM.
@@ -85,6 +88,17 @@ struct SecretLogTests {
             #expect(follow.status == 0, "\(follow.stderr.suffix(2000))")
             logs.append(("follow", follow.stdout + follow.stderr))
 
+            // follow sportradar: the key in the header, and one in the URL's query too.
+            let (push, restServer) = try await FollowLiveCLITests.sportradarServers()
+            let sportradar = try await ChildProcess.run(
+                [try CLI.executable.path]
+                    + FollowLiveCLITests.sportradarArguments(push, restServer, urlKey: Self.sportradarKey),
+                environment: environment)
+            await push.stop()
+            await restServer.stop()
+            #expect(sportradar.status == 0, "\(sportradar.stderr.suffix(2000))")
+            logs.append(("follow sportradar", sportradar.stdout + sportradar.stderr))
+
             let secrets = try Self.secrets(apnsKeyFile: apnsEnv["SCOREFEED_APNS_KEY_FILE"], fcmEnv: fcmEnv)
             for (command, log) in logs {
                 #expect(
@@ -104,7 +118,7 @@ struct SecretLogTests {
 
     /// The secrets to look for: the settings' values, and every line of both private keys' PEM bodies.
     static func secrets(apnsKeyFile: String?, fcmEnv: [String: String]) throws -> [String] {
-        var secrets = [ingestKey, ingestSecret, password, readPassword] + appKeys
+        var secrets = [ingestKey, ingestSecret, password, readPassword, sportradarKey] + appKeys
         let apnsKey = try String(contentsOfFile: try #require(apnsKeyFile), encoding: .utf8)
         secrets += pemLines(apnsKey)
         let credentials = try #require(fcmEnv["SCOREFEED_FCM_CREDENTIALS"])
