@@ -53,7 +53,7 @@ struct SportradarSoccerWriter {
             .gameScheduled(home: game.home, away: game.away, startsAt: game.startsAt, setup: game.setup))
         let times = try times()
         var last = game.startsAt
-        for (node, at) in zip(game.events, times) {
+        for (index, (node, at)) in zip(game.events, times).enumerated() {
             last = at
             let id = String(try eventId(node))
             let type = try node["type"].string()
@@ -69,7 +69,7 @@ struct SportradarSoccerWriter {
             case "break_start", "period_score":
                 if started && !periodEnded && period != game.shootoutPeriod { endPeriod(id, at) }
             case "score_change":
-                try scoreChange(node, id: id, at: at)
+                try scoreChange(node, id: id, at: at, next: try nextStatedScore(after: index))
             case "penalty_shootout":
                 try shootoutKick(node, id: id, at: at)
             case "match_ended":
@@ -139,12 +139,33 @@ struct SportradarSoccerWriter {
         }
     }
 
+    /// The running score the first event after `index` that is not a `score_change` states (v4 writes
+    /// `home_score`/`away_score` on every event), if any.
+    private func nextStatedScore(after index: Int) throws(ConvertError) -> (home: Int, away: Int)? {
+        for node in game.events[(index + 1)...] where try node["type"].string() != "score_change" {
+            guard let home = try node["home_score"].present?.int() else { continue }
+            return (home, try node["away_score"].int())
+        }
+        return nil
+    }
+
     /// `score_change`: the goal its stated running score adds, the goals a fall of it takes back, or a
-    /// correction for any other change.
-    private mutating func scoreChange(_ node: DocumentNode, id: String, at: Date) throws(ConvertError) {
+    /// correction for any other change. A `score_change` that states the score before it (written
+    /// before the score was updated) is its side's goal when the next event that states a score has
+    /// that side's score risen.
+    private mutating func scoreChange(
+        _ node: DocumentNode, id: String, at: Date, next: (home: Int, away: Int)?
+    ) throws(ConvertError) {
         start(at: at)
-        let home = try node["home_score"].int()
-        let away = try node["away_score"].int()
+        var home = try node["home_score"].int()
+        var away = try node["away_score"].int()
+        if (home, away) == score, let next, node["competitor"].present ?? node["team"].present != nil {
+            switch try game.side(node) {
+            case .home where next.home > home: home += 1
+            case .away where next.away > away: away += 1
+            default: break
+            }
+        }
         // A fall takes back the side's latest goals; what is left of the rise is one goal or a correction.
         var base = score
         var suffix = 0

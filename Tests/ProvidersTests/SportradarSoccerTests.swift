@@ -300,6 +300,46 @@ struct SportradarSoccerTests {
         #expect(messages.contains { $0.event == .periodStarted(period: 5, kind: .shootout) })
     }
 
+    /// A league match written for the test in the shape of Sportradar timelines that state the running
+    /// score on every event (as the timelines of aws-solutions-library-samples/real-time-live-sports-updates-using-aws-appsync
+    /// do, where Brescia's first goal against Lecce, 2019-12-14, states 0-0 and the next event 1-0):
+    /// a goal whose own stated score is the score before it, and a goal repeated with no rise after it.
+    static let staleScore = """
+        {"sport_event":{"id":"sr:match:900002","scheduled":"2019-12-14T14:00:00+00:00",
+          "tournament_round":{"type":"group","number":16},
+          "competitors":[{"name":"Brescia","abbreviation":"BRE","qualifier":"home"},
+                         {"name":"Lecce","abbreviation":"LEC","qualifier":"away"}]},
+         "sport_event_status":{"status":"closed","home_score":2,"away_score":0},
+         "timeline":[
+          {"id":1,"type":"match_started","time":"2019-12-14T14:04:17+00:00","home_score":0,"away_score":0},
+          {"id":2,"type":"period_start","time":"2019-12-14T14:04:17+00:00","period":1,"period_type":"regular_period",
+           "home_score":0,"away_score":0},
+          {"id":3,"type":"score_change","time":"2019-12-14T14:35:37+00:00","match_time":32,"match_clock":"31:18",
+           "team":"home","home_score":0,"away_score":0,"goal_scorer":{"name":"Chancellor, Jhon"}},
+          {"id":4,"type":"yellow_card","time":"2019-12-14T14:39:06+00:00","match_time":35,"team":"home",
+           "player":{"name":"Chancellor, Jhon"},"home_score":1,"away_score":0},
+          {"id":5,"type":"score_change","time":"2019-12-14T14:47:48+00:00","match_time":44,"match_clock":"43:28",
+           "team":"home","home_score":2,"away_score":0,"goal_scorer":{"name":"Torregrossa, Ernesto"}},
+          {"id":6,"type":"score_change","time":"2019-12-14T14:47:50+00:00","match_time":44,"match_clock":"43:30",
+           "team":"home","home_score":2,"away_score":0,"goal_scorer":{"name":"Torregrossa, Ernesto"}},
+          {"id":7,"type":"match_ended","time":"2019-12-14T15:56:56+00:00","home_score":2,"away_score":0}]}
+        """
+
+    @Test func aGoalStatedWithTheScoreBeforeItCountsWhenTheNextEventStatesTheRise() throws {
+        let messages = try ProviderFormats.convert([Data(Self.staleScore.utf8)], format: nil).messages
+        let state = try Self.fold(messages)
+        #expect(state.rules.competition == "league-soccer")
+        #expect(state.homeScore == 2 && state.awayScore == 0)
+        #expect(
+            state.scoring.elements.map {
+                "\($0.id) \($0.clock ?? "-") \($0.homeScore)-\($0.awayScore) \($0.player ?? "-")"
+            } == [
+                "sportradar-soccer-sr:match:900002-3 32' 1-0 Chancellor, Jhon",
+                "sportradar-soccer-sr:match:900002-5 44' 2-0 Torregrossa, Ernesto",
+            ])
+        #expect(!messages.contains { $0.event.type == "score.corrected" })
+    }
+
     static func failure(_ text: String) -> ConvertError? {
         do {
             _ = try ProviderFormats.convert([Data(text.utf8)], format: SportradarSoccer.self)
