@@ -185,6 +185,9 @@ enum EmbeddedOpenAPI {
                 shootout: {type: boolean}
                 tieStands: {type: boolean}
                 clockToleranceSeconds: {type: integer}
+                firstLeg:
+                  description: A second leg's first-leg goals of this game's sides; the tie is decided on aggregate.
+                  allOf: [{$ref: '#/components/schemas/Tally'}]
             Message:
               type: object
               description: A canonical feed message (docs/feed-format.md).

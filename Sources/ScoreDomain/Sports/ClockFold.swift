@@ -137,11 +137,13 @@ enum ClockFold {
                 "period \(period) is \(ruleKind.rawValue) under \(rules.competition), not \(kind.rawValue)")
         }
         // Each overtime (and a shoot-out) needs a tie; soccer's second half of extra time is played anyway.
+        // A second leg's tie is the aggregate's.
         let secondHalfOfExtraTime = ruleKind == .extraTime && (period - rules.periods) % 2 == 0
-        if ruleKind != .regulation && !secondHalfOfExtraTime && state.homeScore != state.awayScore {
+        let deciding = rules.deciding(home: state.homeScore, away: state.awayScore)
+        if ruleKind != .regulation && !secondHalfOfExtraTime && deciding.home != deciding.away {
+            let what = rules.firstLeg == nil ? "the score" : "the aggregate"
             throw .ruleBroken(
-                event, state,
-                "no \(ruleKind.rawValue): the score is \(state.homeScore)-\(state.awayScore), not tied")
+                event, state, "no \(ruleKind.rawValue): \(what) is \(deciding.home)-\(deciding.away), not tied")
         }
         begin(period: period, at: at, in: &state)
     }
@@ -193,7 +195,8 @@ enum ClockFold {
 
     /// A closed game must have a winner unless the rules let a tie stand; a shoot-out decides one.
     private static func requireDecided(_ event: ScoreEvent, _ state: ScoreState) throws(FoldError) {
-        guard state.homeScore == state.awayScore, !state.rules.tieStands else { return }
+        let deciding = state.rules.deciding(home: state.homeScore, away: state.awayScore)
+        guard deciding.home == deciding.away, !state.rules.tieStands else { return }
         if let tally = state.shootout, tally.home != tally.away { return }
         throw .ruleBroken(
             event, state, "a tie does not stand under \(state.rules.competition): play overtime or a shoot-out")

@@ -52,11 +52,13 @@ extension FeedMessage {
 extension GameRules {
     /// Every rule written out, as `game.scheduled`'s `rules` object takes them.
     public var overridesJSON: JSONValue {
-        .object([
+        var members: [String: JSONValue] = [
             "periods": .int(periods), "periodMinutes": .int(periodMinutes),
             "overtimes": overtimes.map { .int($0) } ?? .string("unlimited"),
             "overtimeMinutes": .int(overtimeMinutes), "shootout": .bool(shootout), "tieStands": .bool(tieStands),
             "clockToleranceSeconds": .int(clockToleranceMs / 1000),
-        ])
+        ]
+        if let firstLeg { members["firstLeg"] = .object(["home": .int(firstLeg.home), "away": .int(firstLeg.away)]) }
+        return .object(members)
     }
 }

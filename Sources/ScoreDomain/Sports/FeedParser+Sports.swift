@@ -92,6 +92,15 @@ extension FeedFields {
         if members["overtimeMinutes"] != nil { rules.overtimeMinutes = try integer("overtimeMinutes", in: 0...60) }
         if members["shootout"] != nil { rules.shootout = try requiredBoolean("shootout") }
         if members["tieStands"] != nil { rules.tieStands = try requiredBoolean("tieStands") }
+        if let leg = members["firstLeg"] {
+            guard case .object(let goals) = leg, case .int(let home)? = goals["home"],
+                case .int(let away)? = goals["away"],
+                (0...99).contains(home), (0...99).contains(away), goals.count == 2
+            else {
+                throw .invalid(prefix + "firstLeg", "must be {\"home\": goals, \"away\": goals}, each 0 to 99")
+            }
+            rules.firstLeg = SideTally(home: home, away: away)
+        }
         if members["clockToleranceSeconds"] != nil {
             rules.clockToleranceMs = try integer("clockToleranceSeconds", in: 0...60) * 1000
         }

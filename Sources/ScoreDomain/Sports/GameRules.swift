@@ -17,10 +17,14 @@ public struct GameRules: Sendable, Equatable {
     public var tieStands: Bool
     /// How far a provider's clock may be from the running clock's prediction before it is re-anchored.
     public var clockToleranceMs: Int
+    /// A second leg: the goals this game's home and away sides scored in the first leg. The tie is
+    /// decided on aggregate: overtime and a shoot-out need the aggregate level, not the match score,
+    /// and the match score stays this game's own.
+    public var firstLeg: SideTally?
 
     public init(
         competition: String, periods: Int, periodMinutes: Int, overtimes: Int?, overtimeMinutes: Int,
-        shootout: Bool, tieStands: Bool, clockToleranceMs: Int = 2000
+        shootout: Bool, tieStands: Bool, clockToleranceMs: Int = 2000, firstLeg: SideTally? = nil
     ) {
         self.competition = competition
         self.periods = periods
@@ -30,6 +34,12 @@ public struct GameRules: Sendable, Equatable {
         self.shootout = shootout
         self.tieStands = tieStands
         self.clockToleranceMs = clockToleranceMs
+        self.firstLeg = firstLeg
+    }
+
+    /// What decides the tie after `home`-`away`: the aggregate with the first leg, or the score itself.
+    public func deciding(home: Int, away: Int) -> SideTally {
+        SideTally(home: home + (firstLeg?.home ?? 0), away: away + (firstLeg?.away ?? 0))
     }
 
     /// Every preset, by name, with its sport, in the order of `docs/sports.md`.

@@ -54,7 +54,11 @@ extension GameRules: StateFieldValue {
             periodMinutes: try object.value("periodMinutes"), overtimes: overtimes,
             overtimeMinutes: try object.value("overtimeMinutes"), shootout: try object.value("shootout"),
             tieStands: try object.value("tieStands"),
-            clockToleranceMs: (try object.value("clockToleranceSeconds") as Int) * 1000)
+            clockToleranceMs: (try object.value("clockToleranceSeconds") as Int) * 1000,
+            firstLeg: try object.members["firstLeg"].map { leg throws(StateFieldError) in
+                let goals = try StateObject(leg, "firstLeg")
+                return SideTally(home: try goals.value("home"), away: try goals.value("away"))
+            })
     }
 }
 
