@@ -15,7 +15,7 @@ struct ConvertBench: AsyncParsableCommand {
             parsed and converted from its bytes in memory, repeated to about --megabytes per round; the \
             best of --rounds rounds gives MB/s (10^6 bytes) and documents/s. In the same run a python3 \
             child parses the same bytes with json.loads (json.load is json.loads of the file's read) the \
-            same number of times, best of the same number of rounds; ratio is ours over Python's speed \
+            same number of times, its rounds interleaved with ours, best round; ratio is ours over Python's speed \
             (parseOnlyRatio: JSONValue.parse alone, without the format's conversion).
             """
     )
@@ -94,28 +94,38 @@ struct ConvertBench: AsyncParsableCommand {
         for game in workload.games {
             messages += try ProviderFormats.convert(game.documents, format: workload.format).messages.count
         }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("convert-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var paths: [String] = []
+        for (index, data) in workload.games.flatMap(\.documents).enumerated() {
+            let path = folder.appendingPathComponent("\(index).json").path
+            try data.write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        // Interleaved, so that both sides see the same load: each round converts, parses, then lets
+        // Python parse; the best round of each counts.
         var best = Double.infinity
+        var parseBest = Double.infinity
+        var python = Double.infinity
         for _ in 0..<rounds {
-            let began = ContinuousClock.now
+            var began = ContinuousClock.now
             for _ in 0..<repeats {
                 for game in workload.games {
                     _ = try ProviderFormats.convert(game.documents, format: workload.format)
                 }
             }
             best = min(best, (ContinuousClock.now - began) / .seconds(1))
-        }
-        // The parse alone (JSONValue.parse), to tell the parse from the format's conversion.
-        var parseBest = Double.infinity
-        for _ in 0..<rounds {
-            let began = ContinuousClock.now
+            // The parse alone (JSONValue.parse), to tell the parse from the format's conversion.
+            began = ContinuousClock.now
             for _ in 0..<repeats {
                 for game in workload.games {
                     for document in game.documents { _ = try JSONValue.parse(document) }
                 }
             }
             parseBest = min(parseBest, (ContinuousClock.now - began) / .seconds(1))
+            python = min(python, try pythonRound(paths, repeats: repeats))
         }
-        let python = try pythonBest(workload.games.flatMap(\.documents), repeats: repeats)
         let bytes = Double(workload.bytes * repeats)
         let ours = bytes / best / 1_000_000
         let parsed = bytes / parseBest / 1_000_000
@@ -131,32 +141,20 @@ struct ConvertBench: AsyncParsableCommand {
         ]
     }
 
-    /// Python's best round of `json.loads` over the same documents, `repeats` times each, read into
-    /// memory before the clock starts (the documents go through temporary files).
-    private func pythonBest(_ documents: [Data], repeats: Int) throws -> Double {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("convert-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var paths: [String] = []
-        for (index, data) in documents.enumerated() {
-            let path = folder.appendingPathComponent("\(index).json").path
-            try data.write(to: URL(fileURLWithPath: path))
-            paths.append(path)
-        }
+    /// One round of Python's `json.loads` over the documents at `paths`, `repeats` times each, read
+    /// into memory before its clock starts: the seconds it took.
+    private func pythonRound(_ paths: [String], repeats: Int) throws -> Double {
         let script = """
             import json, sys, time
-            repeats, rounds = int(sys.argv[1]), int(sys.argv[2])
-            blobs = [open(p, 'rb').read() for p in sys.argv[3:]]
-            best = float('inf')
-            for _ in range(rounds):
-                began = time.perf_counter()
-                for _ in range(repeats):
-                    for blob in blobs:
-                        json.loads(blob)
-                best = min(best, time.perf_counter() - began)
-            print(best)
+            repeats = int(sys.argv[1])
+            blobs = [open(p, 'rb').read() for p in sys.argv[2:]]
+            began = time.perf_counter()
+            for _ in range(repeats):
+                for blob in blobs:
+                    json.loads(blob)
+            print(time.perf_counter() - began)
             """
-        let output = try runPython(["-c", script, String(repeats), String(rounds)] + paths)
+        let output = try runPython(["-c", script, String(repeats)] + paths)
         guard let seconds = Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw ValidationError("python3 printed no time: \(output)")
         }
