@@ -208,7 +208,7 @@ let package = Package(
         .target(
             name: "MLBFeedTesting",
             dependencies: [
-                "MLBFeed", "ScoreDomain",
+                "MLBFeed", "ScoreDomain", "LiveFollowTesting",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

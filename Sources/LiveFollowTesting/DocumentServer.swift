@@ -2,7 +2,6 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import NIOPosix
 
 /// A local HTTP/1.1 server for tests of the live followers: serves, per path, a sequence of recorded
 /// documents, one step per request (the last one stays), each with an `ETag` (`"<step>"`) and
@@ -44,38 +43,24 @@ public final class DocumentServer: Sendable {
     }
 
     /// The bound port.
-    public let port: Int
+    public var port: Int { server.port }
     /// `http://127.0.0.1:<port>`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     private let documents: [String: [String]]
     private let state = NIOLockedValueBox(State())
-    private let channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
-    private let task = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    private let listener = NIOLockedValueBox<LocalHTTPServer?>(nil)
+    private var server: LocalHTTPServer { listener.withLockedValue { $0! } }
 
-    private init(
-        documents: [String: [String]],
-        channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
-    ) {
+    private init(documents: [String: [String]]) {
         self.documents = documents
-        self.channel = channel
-        self.port = channel.channel.localAddress?.port ?? 0
     }
 
     /// Binds 127.0.0.1 on a free port and serves `documents` (path → the JSON texts in order).
     public static func start(documents: [String: [String]]) async throws -> DocumentServer {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: "127.0.0.1", port: 0) { child in
-                child.eventLoop.makeCompletedFuture {
-                    try child.pipeline.syncOperations.configureHTTPServerPipeline()
-                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-                        wrappingChannelSynchronously: child)
-                }
-            }
-        let server = DocumentServer(documents: documents, channel: channel)
-        let task = Task { await server.serve() }
-        server.task.withLockedValue { $0 = task }
+        let server = DocumentServer(documents: documents)
+        let listener = try await LocalHTTPServer.start { [server] in await server.handle($0) }
+        server.listener.withLockedValue { $0 = listener }
         return server
     }
 
@@ -88,25 +73,7 @@ public final class DocumentServer: Sendable {
     public var requests: [Request] { state.withLockedValue { $0.requests } }
 
     /// Stops listening and closes every connection.
-    public func stop() async {
-        let task = self.task.withLockedValue { $0 }
-        task?.cancel()
-        try? await channel.channel.close()
-        await task?.value
-    }
-
-    private func serve() async {
-        await withDiscardingTaskGroup { group in
-            do {
-                try await channel.executeThenClose { inbound in
-                    for try await connection in inbound {
-                        group.addTask { await self.handle(connection) }
-                    }
-                }
-            } catch {}
-            group.cancelAll()
-        }
-    }
+    public func stop() async { await server.stop() }
 
     private enum Answer {
         case respond(status: Int, etag: String?, body: String)
@@ -115,7 +82,7 @@ public final class DocumentServer: Sendable {
         case stall(Duration, status: Int, etag: String?, body: String)
     }
 
-    private func handle(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
+    private func handle(_ connection: LocalHTTPConnection) async {
         try? await connection.executeThenClose { inbound, outbound in
             var head: HTTPRequestHead?
             for try await part in inbound {
@@ -135,17 +102,8 @@ public final class DocumentServer: Sendable {
                     try await Task.sleep(for: wait)
                     (status, etag, body) = (s, e, b)
                 }
-                var headers = HTTPHeaders()
-                headers.add(name: "content-type", value: "application/json")
-                headers.add(name: "content-length", value: String(body.utf8.count))
-                if let etag {
-                    headers.add(name: "etag", value: etag)
-                    headers.add(name: "last-modified", value: "Sat, 01 Jan 2000 00:00:00 GMT")
-                }
-                try await outbound.write(
-                    .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: status), headers: headers)))
-                try await outbound.write(.body(.byteBuffer(ByteBuffer(string: body))))
-                try await outbound.write(.end(nil))
+                let validators = etag.map { [("etag", $0), ("last-modified", "Sat, 01 Jan 2000 00:00:00 GMT")] } ?? []
+                try await LocalHTTPServer.respond(outbound, status: status, body: body, headers: validators)
             }
         }
     }

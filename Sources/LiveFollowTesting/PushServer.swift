@@ -1,7 +1,6 @@
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import NIOPosix
 
 /// A local push feed for tests: `GET /stream` answers a chunked stream of JSON lines as Sportradar's
 /// push feeds do, each connection playing the next scripted ``Connection`` (the last one again when
@@ -47,38 +46,24 @@ public final class PushServer: Sendable {
         var requests: [Request] = []
     }
 
-    public let port: Int
+    public var port: Int { server.port }
     /// `http://127.0.0.1:<port>/stream`.
     public var streamURL: String { "http://127.0.0.1:\(port)/stream" }
 
     private let script: [Connection]
     private let state = NIOLockedValueBox(State())
-    private let channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
-    private let task = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    private let listener = NIOLockedValueBox<LocalHTTPServer?>(nil)
+    private var server: LocalHTTPServer { listener.withLockedValue { $0! } }
 
-    private init(
-        script: [Connection],
-        channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
-    ) {
+    private init(script: [Connection]) {
         self.script = script
-        self.channel = channel
-        self.port = channel.channel.localAddress?.port ?? 0
     }
 
     /// Binds 127.0.0.1 on a free port and plays `script`, one connection after another.
     public static func start(script: [Connection]) async throws -> PushServer {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: "127.0.0.1", port: 0) { child in
-                child.eventLoop.makeCompletedFuture {
-                    try child.pipeline.syncOperations.configureHTTPServerPipeline()
-                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-                        wrappingChannelSynchronously: child)
-                }
-            }
-        let server = PushServer(script: script, channel: channel)
-        let task = Task { await server.serve() }
-        server.task.withLockedValue { $0 = task }
+        let server = PushServer(script: script)
+        let listener = try await LocalHTTPServer.start { [server] in await server.handle($0) }
+        server.listener.withLockedValue { $0 = listener }
         return server
     }
 
@@ -86,27 +71,9 @@ public final class PushServer: Sendable {
     public var requests: [Request] { state.withLockedValue { $0.requests } }
 
     /// Stops listening and closes every connection.
-    public func stop() async {
-        let task = self.task.withLockedValue { $0 }
-        task?.cancel()
-        try? await channel.channel.close()
-        await task?.value
-    }
+    public func stop() async { await server.stop() }
 
-    private func serve() async {
-        await withDiscardingTaskGroup { group in
-            do {
-                try await channel.executeThenClose { inbound in
-                    for try await connection in inbound {
-                        group.addTask { await self.handle(connection) }
-                    }
-                }
-            } catch {}
-            group.cancelAll()
-        }
-    }
-
-    private func handle(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
+    private func handle(_ connection: LocalHTTPConnection) async {
         try? await connection.executeThenClose { inbound, outbound in
             for try await part in inbound {
                 guard case .head(let head) = part else { continue }
@@ -118,11 +85,7 @@ public final class PushServer: Sendable {
                     return script[min(state.next, script.count - 1)]
                 }
                 guard let played else {
-                    var headers = HTTPHeaders()
-                    headers.add(name: "content-length", value: "0")
-                    try await outbound.write(
-                        .head(HTTPResponseHead(version: .http1_1, status: .notFound, headers: headers)))
-                    try await outbound.write(.end(nil))
+                    try await LocalHTTPServer.respond(outbound, status: 404, body: "")
                     return
                 }
                 var headers = HTTPHeaders()

@@ -1,9 +1,9 @@
 import Foundation
+import LiveFollowTesting
 import MLBFeed
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import NIOPosix
 import ScoreDomain
 
 /// A local GUMBO-compatible HTTP/1.1 server for tests: serves one game's documents in order, one step
@@ -47,7 +47,7 @@ public final class MLBFeedServer: Sendable {
     /// The game served.
     public let gamePk: Int
     /// The bound port.
-    public let port: Int
+    public var port: Int { server.port }
     /// `http://127.0.0.1:<port>`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
@@ -55,13 +55,10 @@ public final class MLBFeedServer: Sendable {
     private let values: [JSONValue]
     private let timecodes: [String]
     private let state = NIOLockedValueBox(State())
-    private let channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
-    private let task = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    private let listener = NIOLockedValueBox<LocalHTTPServer?>(nil)
+    private var server: LocalHTTPServer { listener.withLockedValue { $0! } }
 
-    private init(
-        gamePk: Int, documents: [String], values: [JSONValue],
-        channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
-    ) {
+    private init(gamePk: Int, documents: [String], values: [JSONValue]) {
         self.gamePk = gamePk
         self.documents = documents
         self.values = values
@@ -71,25 +68,14 @@ public final class MLBFeedServer: Sendable {
             }
             return ""
         }
-        self.channel = channel
-        self.port = channel.channel.localAddress?.port ?? 0
     }
 
     /// Binds 127.0.0.1 on a free port and serves `documents` (JSON texts of one game, in order).
     public static func start(gamePk: Int, documents: [String]) async throws -> MLBFeedServer {
         let values = try documents.map { try JSONValue.parse(Data($0.utf8)) }
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: "127.0.0.1", port: 0) { child in
-                child.eventLoop.makeCompletedFuture {
-                    try child.pipeline.syncOperations.configureHTTPServerPipeline()
-                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-                        wrappingChannelSynchronously: child)
-                }
-            }
-        let server = MLBFeedServer(gamePk: gamePk, documents: documents, values: values, channel: channel)
-        let task = Task { await server.serve() }
-        server.task.withLockedValue { $0 = task }
+        let server = MLBFeedServer(gamePk: gamePk, documents: documents, values: values)
+        let listener = try await LocalHTTPServer.start { [server] in await server.handle($0) }
+        server.listener.withLockedValue { $0 = listener }
         return server
     }
 
@@ -108,25 +94,7 @@ public final class MLBFeedServer: Sendable {
     public var requests: [Request] { state.withLockedValue { $0.requests } }
 
     /// Stops listening and closes every connection.
-    public func stop() async {
-        let task = self.task.withLockedValue { $0 }
-        task?.cancel()
-        try? await channel.channel.close()
-        await task?.value
-    }
-
-    private func serve() async {
-        await withDiscardingTaskGroup { group in
-            do {
-                try await channel.executeThenClose { inbound in
-                    for try await connection in inbound {
-                        group.addTask { await self.handle(connection) }
-                    }
-                }
-            } catch {}
-            group.cancelAll()
-        }
-    }
+    public func stop() async { await server.stop() }
 
     private enum Answer {
         case respond(status: Int, body: String)
@@ -134,7 +102,7 @@ public final class MLBFeedServer: Sendable {
         case close
     }
 
-    private func handle(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
+    private func handle(_ connection: LocalHTTPConnection) async {
         try? await connection.executeThenClose { inbound, outbound in
             var head: HTTPRequestHead?
             for try await part in inbound {
@@ -150,15 +118,8 @@ public final class MLBFeedServer: Sendable {
                         try await Task.sleep(for: .seconds(600))
                         return
                     case .respond(let status, let body):
-                        var headers = HTTPHeaders()
-                        headers.add(name: "content-type", value: "application/json;charset=UTF-8")
-                        headers.add(name: "content-length", value: String(body.utf8.count))
-                        try await outbound.write(
-                            .head(
-                                HTTPResponseHead(version: .http1_1, status: .init(statusCode: status), headers: headers)
-                            ))
-                        try await outbound.write(.body(.byteBuffer(ByteBuffer(string: body))))
-                        try await outbound.write(.end(nil))
+                        try await LocalHTTPServer.respond(
+                            outbound, status: status, body: body, contentType: "application/json;charset=UTF-8")
                     }
                 }
             }
