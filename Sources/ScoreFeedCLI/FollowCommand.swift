@@ -56,16 +56,7 @@ struct FollowMLBCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard gamePk > 0 else { throw ValidationError("GAMEPK must be a positive integer") }
-        guard baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://"), URL(string: baseURL) != nil else {
-            throw ValidationError("--base-url must be an http:// or https:// URL")
-        }
-        if let interval, !(0.001...86_400).contains(interval) {
-            throw ValidationError("--interval must be a number of seconds from 0.001 to 86400")
-        }
-        guard (0.001...3_600).contains(timeout) else {
-            throw ValidationError("--timeout must be a number of seconds from 0.001 to 3600")
-        }
-        if let maxFailures, maxFailures < 1 { throw ValidationError("--max-failures must be at least 1") }
+        try FollowRun.validate(baseURL: baseURL, interval: interval, timeout: timeout, maxFailures: maxFailures)
     }
 
     func run() async throws {

@@ -23,18 +23,7 @@ struct PollOptions: ParsableArguments {
     var out: String?
 
     func validate() throws {
-        if let baseURL {
-            guard baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://"), URL(string: baseURL) != nil else {
-                throw ValidationError("--base-url must be an http:// or https:// URL")
-            }
-        }
-        guard (0.001...86_400).contains(interval) else {
-            throw ValidationError("--interval must be a number of seconds from 0.001 to 86400")
-        }
-        guard (0.001...3_600).contains(timeout) else {
-            throw ValidationError("--timeout must be a number of seconds from 0.001 to 3600")
-        }
-        if let maxFailures, maxFailures < 1 { throw ValidationError("--max-failures must be at least 1") }
+        try FollowRun.validate(baseURL: baseURL, interval: interval, timeout: timeout, maxFailures: maxFailures)
     }
 
     /// Follows `source` into the log until its end (or a signal), printing the pushes and a summary.
@@ -71,6 +60,22 @@ struct PollOptions: ParsableArguments {
 /// What every live follower's command shares: the log's game store, the pushes written as JSON lines,
 /// a stop on SIGINT/SIGTERM, and the error named after the follow.
 enum FollowRun {
+    /// The checks of the options every follower shares.
+    static func validate(baseURL: String?, interval: Double?, timeout: Double, maxFailures: Int?) throws {
+        if let baseURL {
+            guard baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://"), URL(string: baseURL) != nil else {
+                throw ValidationError("--base-url must be an http:// or https:// URL")
+            }
+        }
+        if let interval, !(0.001...86_400).contains(interval) {
+            throw ValidationError("--interval must be a number of seconds from 0.001 to 86400")
+        }
+        guard (0.001...3_600).contains(timeout) else {
+            throw ValidationError("--timeout must be a number of seconds from 0.001 to 3600")
+        }
+        if let maxFailures, maxFailures < 1 { throw ValidationError("--max-failures must be at least 1") }
+    }
+
     /// Writes one push of a game.
     typealias Emit = @Sendable (_ gameId: String, _ push: ActivityPush) throws -> Void
 

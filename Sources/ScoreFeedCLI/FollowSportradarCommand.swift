@@ -76,10 +76,10 @@ struct FollowSportradarCommand: AsyncParsableCommand {
         }
         if let restURL, !restURL.contains("{game}") { throw ValidationError("--rest-url must contain {game}") }
         if let game, game.isEmpty || game.count > 64 { throw ValidationError("--game must be 1 to 64 characters") }
-        for (name, seconds) in [("--stall", stall), ("--timeout", timeout)] where !(0.001...3_600).contains(seconds) {
-            throw ValidationError("\(name) must be a number of seconds from 0.001 to 3600")
+        guard (0.001...3_600).contains(stall) else {
+            throw ValidationError("--stall must be a number of seconds from 0.001 to 3600")
         }
-        if let maxFailures, maxFailures < 1 { throw ValidationError("--max-failures must be at least 1") }
+        try FollowRun.validate(baseURL: nil, interval: nil, timeout: timeout, maxFailures: maxFailures)
     }
 
     func run() async throws {
