@@ -84,7 +84,7 @@ import Testing
             guard let hole = frame.range(of: "\"actions\":[]") else {
                 throw LongGameError(description: "no actions member in \(source)")
             }
-            FileManager.default.createFile(atPath: target.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: target.path, contents: nil)
             let handle = try FileHandle(forWritingTo: target)
             defer { try? handle.close() }
             var bytes = Array(frame[..<hole.lowerBound].utf8) + Array("\"actions\":[".utf8)
