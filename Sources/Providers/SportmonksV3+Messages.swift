@@ -98,13 +98,16 @@ struct SportmonksV3Writer {
     private mutating func play(period: Int, number: Int, ends: Bool) throws(ConvertError) {
         let clockStart = Self.clockStartMinutes[period, default: 120] * 60_000
         let kind: PeriodKind = period <= 2 ? .regulation : period <= 4 ? .extraTime : .shootout
-        if period == 3 && score.home != score.away {
-            // A second leg goes to extra time when the aggregate is level, whatever the match score;
-            // the canonical feed refuses extra time with the match score not tied (docs/sports.md).
+        let deciding = fixture.setup.rules.deciding(home: score.home, away: score.away)
+        if period == 3 && deciding.home != deciding.away {
+            // Extra time needs a tie: the match score's, or a second leg's aggregate when the first leg
+            // is known (docs/sports.md, `firstLeg`).
             let node = fixture.events.first { $0.period == 3 }?.node["minute"] ?? fixture.stateNode
-            throw node.failure(
-                "extra time with the match score at \(score.home)-\(score.away) (a two-legged tie level on "
-                    + "aggregate): the canonical feed has extra time only for a tied match score")
+            let what =
+                fixture.setup.rules.firstLeg == nil
+                ? "the match score at \(score.home)-\(score.away) and no first leg known"
+                : "the aggregate at \(deciding.home)-\(deciding.away)"
+            throw node.failure("extra time with \(what): the canonical feed has extra time only for a tie")
         }
         // The shoot-out starts 5 minutes after the last period's end, a kick a minute.
         let start = period == 5 ? last.addingTimeInterval(300) : at(period: period, ms: clockStart)

@@ -104,13 +104,15 @@ struct SportmonksV3Fixture {
         startsAt = try Self.instant(root["starting_at"])
         stateId = try root["state_id"].int()
         stateNode = root["state_id"]
-        var teams: [String: (id: Int, team: Team)] = [:]
+        var teams: [String: (id: Int, team: Team, name: String)] = [:]
         for participant in try root["participants"].array() {
             let location = try participant["meta"]["location"].string()
             guard location == "home" || location == "away", teams[location] == nil else {
                 throw participant["meta"]["location"].failure("one home and one away participant expected")
             }
-            teams[location] = (try participant["id"].int(), try Self.team(participant))
+            teams[location] = (
+                try participant["id"].int(), try Self.team(participant), try participant["name"].string()
+            )
         }
         guard let home = teams["home"], let away = teams["away"] else {
             throw root["participants"].failure("a home and an away participant expected")
@@ -175,9 +177,19 @@ struct SportmonksV3Fixture {
         var rules = GameRules.preset(
             twoLegs || leg != "1/1" || extraTime || shootout ? "knockout-soccer" : "league-soccer")!
             .rules
-        // A leg of a two-legged tie may end level (the aggregate decides); a shoot-out straight after
-        // the second half has no extra time before it.
-        if twoLegs { rules.tieStands = true }
+        // A second leg is decided on aggregate when the document tells the first leg exactly; any
+        // other leg of a two-legged tie may end level. A shoot-out straight after the second half has
+        // no extra time before it.
+        if twoLegs {
+            let current = scores["CURRENT"].map { (home: $0.home, away: $0.away) }
+            let firstLeg =
+                leg == "2/2"
+                ? try Self.firstLeg(
+                    root, ids: (home.id, away.id), names: (home.name, away.name), current: current,
+                    final: [5, 7, 8].contains(stateId), shootout: shootout)
+                : nil
+            if let firstLeg { rules.firstLeg = firstLeg } else { rules.tieStands = true }
+        }
         if shootout && !extraTime { rules.overtimes = 0 }
         setup = GameSetup(sport: .soccer, rules: rules)
     }

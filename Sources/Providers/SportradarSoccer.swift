@@ -128,12 +128,17 @@ struct SportradarSoccerGame {
         }
         let round = event["tournament_round"].present ?? root["sport_event_context"]["round"]
         let legs = try (round["cup_round_matches"].present ?? round["cup_round_number_of_sport_events"].present)?.int()
+        let leg = try (round["cup_round_match_number"].present ?? round["cup_round_sport_event_number"].present)?.int()
         let twoLegs = legs == 2 || status?["aggregate_home_score"].present != nil
         let knockout = legs != nil || twoLegs || types.contains("overtime") || types.contains("penalties")
         var rules = GameRules.preset(knockout ? "knockout-soccer" : "league-soccer")!.rules
-        // A leg of a two-legged tie may end tied (the aggregate decides); a shoot-out straight after
-        // the second half has no extra time before it.
-        if twoLegs { rules.tieStands = true }
+        // A second leg is decided on aggregate when the document tells the first leg exactly; any
+        // other leg of a two-legged tie may end tied. A shoot-out straight after the second half has
+        // no extra time before it.
+        if twoLegs {
+            let firstLeg = leg == 1 ? nil : try Self.firstLeg(status, shootout: types.contains("penalties"))
+            if let firstLeg { rules.firstLeg = firstLeg } else { rules.tieStands = true }
+        }
         if types.contains("penalties") && !types.contains("overtime") { rules.overtimes = 0 }
         setup = GameSetup(sport: .soccer, rules: rules)
         shootoutPeriod = rules.periods + (rules.overtimes ?? 0) + 1

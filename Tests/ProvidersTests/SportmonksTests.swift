@@ -268,17 +268,23 @@ struct SportmonksTests {
         #expect(state.cards.elements.count == 4)
     }
 
-    /// Man Utd–Villa made a second leg: Eriksen's penalty gone and an away goal at 90+3 (1–1), a goal
-    /// each in extra time (home 95', away 105+2: 2–2), the shoot-out won 1–0 by home, and an aggregate
-    /// entry in `scores` that must not reach the match score. `level: false` keeps the penalty: extra
-    /// time with the match score at 2–0.
-    static func shootoutSecondLeg(tally: (Int, Int) = (1, 0), level: Bool = true) throws -> Data {
+    /// How a written second leg tells its first leg: the `aggregate` include's `result` (in the order
+    /// of its `name`), its `fixtures` with the first leg's `CURRENT` scores, or not at all.
+    enum Aggregate { case result, firstLegFixture, none }
+
+    /// Man Utd–Villa made a second leg after a 1–2 first leg at Villa Park: an away goal at 90+3 (2–1,
+    /// 3–3 on aggregate), extra time without goals (with `extraTimeGoal`, Højlund at 95': 3–1), the
+    /// shoot-out won 1–0 by home. The aggregate is given as Sportmonks' `aggregate` include gives it
+    /// (Real Madrid–Man City 2025, aggregate 58589: `name` "first leg's home vs away", `result` in that
+    /// order, `fixtures` with their `scores`).
+    static func shootoutSecondLeg(
+        tally: (Int, Int) = (1, 0), aggregate: Aggregate = .result, extraTimeGoal: Bool = false
+    ) throws -> Data {
         try edited(manUtdVilla) { fixture in
             fixture["state_id"] = 8
             fixture["leg"] = "2/2"
             fixture["aggregate_id"] = 58_589
             var events = Self.events(fixture)
-            if level { events.removeAll { $0["type_id"] as? Int == 16 } }
             let amad = try #require(events.first { $0["type_id"] as? Int == 14 })
             func goal(_ id: Int, _ team: Int, _ player: String, _ minute: Int, _ extra: Int?, _ result: String) {
                 var goal = amad
@@ -290,13 +296,8 @@ struct SportmonksTests {
                 goal["result"] = result
                 events.append(goal)
             }
-            if level {
-                goal(150_490_001, 15, "Ollie Watkins", 90, 3, "1-1")
-                goal(150_490_002, 14, "Rasmus Højlund", 95, nil, "2-1")
-                goal(150_490_003, 15, "Ollie Watkins", 105, 2, "2-2")
-            } else {
-                goal(150_490_003, 15, "Ollie Watkins", 105, 2, "2-1")
-            }
+            goal(150_490_001, 15, "Ollie Watkins", 90, 3, "2-1")
+            if extraTimeGoal { goal(150_490_002, 14, "Rasmus Højlund", 95, nil, "3-1") }
             for (offset, (participant, type)) in [(14, 23), (15, 22)].enumerated() {
                 var kick = amad
                 kick["id"] = 150_490_010 + offset
@@ -307,33 +308,90 @@ struct SportmonksTests {
                 events.append(kick)
             }
             fixture["events"] = events
-            let current = level ? (2, 2) : (2, 1)
+            let current = extraTimeGoal ? (3, 1) : (2, 1)
             var scores = (fixture["scores"] as? [[String: Any]] ?? []).filter {
                 $0["description"] as? String != "CURRENT"
             }
-            for (side, goals, pens, aggregate) in [
-                ("home", current.0, tally.0, 3), ("away", current.1, tally.1, 3),
+            let extraTime = extraTimeGoal ? 1 : 0
+            for (side, goals, pens, inExtraTime) in [
+                ("home", current.0, tally.0, extraTime), ("away", current.1, tally.1, 0),
             ] {
                 scores.append(["description": "CURRENT", "score": ["goals": goals, "participant": side]])
                 scores.append(["description": "PENALTY_SHOOTOUT", "score": ["goals": pens, "participant": side]])
-                scores.append(["description": "AGGREGATE", "score": ["goals": aggregate, "participant": side]])
+                scores.append(["description": "EXTRA_TIME", "score": ["goals": inExtraTime, "participant": side]])
             }
             fixture["scores"] = scores
+            var include: [String: Any] = [
+                "id": 58_589, "name": "Aston Villa vs Manchester United", "fixture_ids": [150_000_001, 19_135_043],
+                "result": "3-3", "detail": "After Penalties", "winner_participant_id": 14,
+            ]
+            switch aggregate {
+            case .result:
+                fixture["aggregate"] = include
+            case .firstLegFixture:
+                include["result"] = nil
+                include["fixtures"] = [
+                    [
+                        "id": 150_000_001, "leg": "1/2", "state_id": 5, "name": "Aston Villa vs Manchester United",
+                        "scores": [
+                            [
+                                "participant_id": 15, "score": ["goals": 2, "participant": "home"],
+                                "description": "CURRENT",
+                            ],
+                            [
+                                "participant_id": 14, "score": ["goals": 1, "participant": "away"],
+                                "description": "CURRENT",
+                            ],
+                        ],
+                    ]
+                ]
+                fixture["aggregate"] = include
+            case .none:
+                break
+            }
         }
     }
 
-    @Test func extraTimeAndShootoutStayApartFromTheAggregate() throws {
-        let state = try Self.fold(try Self.convert(try Self.shootoutSecondLeg()))
-        #expect((state.homeScore, state.awayScore) == (2, 2))
+    @Test(arguments: [Aggregate.result, .firstLegFixture])
+    func aSecondLegLevelOnAggregateGoesToExtraTimeAndAShootout(_ aggregate: Aggregate) throws {
+        let state = try Self.fold(try Self.convert(try Self.shootoutSecondLeg(aggregate: aggregate)))
+        // 2–1 on the night after 1–2 at Villa Park: 3–3 on aggregate; the score is the match's own.
+        #expect(state.rules.firstLeg == SideTally(home: 1, away: 2))
+        #expect(state.rules.competition == "knockout-soccer" && !state.rules.tieStands)
+        #expect(state.rules.overtimes == 2 && state.rules.shootout)
+        #expect((state.homeScore, state.awayScore) == (2, 1))
         #expect(state.shootout == SideTally(home: 1, away: 0))
-        #expect(state.rules.competition == "knockout-soccer")
-        #expect(state.periodLabel == "Final/Pens")
+        #expect(state.periodLabel == "Final/Pens" && state.status == .closed)
         #expect(
             state.periods.map { "\($0.label) \($0.home)-\($0.away)" } == [
-                "1st Half 0-0", "2nd Half 1-1", "ET1 1-1", "ET2 0-0",
+                "1st Half 0-0", "2nd Half 2-1", "ET1 0-0", "ET2 0-0",
             ])
-        #expect(state.scoring.elements.map(\.clock) == ["76'", "90+3'", "95'", "105+2'"])
+        #expect(state.scoring.elements.map(\.clock) == ["76'", "87'", "90+3'"])
         #expect(state.shootoutAttempts.elements.map(\.scored) == [true, false])
+    }
+
+    @Test func extraTimeOfASecondLegWhoseFirstLegIsUnknownIsRefused() throws {
+        let bytes = try Self.shootoutSecondLeg(aggregate: .none, extraTimeGoal: true)
+        #expect {
+            _ = try Self.convert(bytes)
+        } throws: { error in
+            guard let error = error as? ConvertError else { return false }
+            return error.format == "sportmonks-v3" && error.field?.hasSuffix("].minute") == true
+                && error.reason.contains("match score at 2-1 and no first leg known")
+        }
+    }
+
+    @Test func aSecondLegLevelOnAggregateAtTheEndWithoutAShootoutKeepsATieStanding() throws {
+        // Decided on away goals (before 2021): no extra time, no shoot-out; the canonical rules have no
+        // away-goals rule, so the leg is read as before, a tie that may stand, without `firstLeg`.
+        let bytes = try Self.edited(Self.manUtdVilla) { fixture in
+            fixture["leg"] = "2/2"
+            fixture["aggregate_id"] = 58_589
+            fixture["aggregate"] = ["name": "Aston Villa vs Manchester United", "result": "2-2"]
+        }
+        let state = try Self.fold(try Self.convert(bytes))
+        #expect((state.homeScore, state.awayScore) == (2, 0))
+        #expect(state.rules.firstLeg == nil && state.rules.tieStands)
     }
 
     @Test func aShootoutStraightAfterNinetyMinutesIsPeriodThree() throws {
@@ -361,7 +419,8 @@ struct SportmonksTests {
         }
         let state = try Self.fold(try Self.convert(bytes))
         #expect((state.homeScore, state.awayScore) == (1, 1))
-        #expect(state.rules.overtimes == 0 && state.rules.tieStands)
+        // A second leg without the aggregate include: the first leg is unknown, a tie may stand.
+        #expect(state.rules.overtimes == 0 && state.rules.tieStands && state.rules.firstLeg == nil)
         #expect(state.shootout == SideTally(home: 0, away: 0))
         #expect(state.shootoutAttempts.elements.map(\.scored) == [false])
         #expect(state.periods.map(\.label) == ["1st Half", "2nd Half"])
@@ -386,19 +445,8 @@ struct SportmonksTests {
         }
         let state = try Self.fold(try Self.convert(bytes))
         #expect((state.homeScore, state.awayScore) == (1, 1))
-        #expect(state.rules.competition == "knockout-soccer" && state.rules.tieStands)
+        #expect(state.rules.competition == "knockout-soccer" && state.rules.tieStands && state.rules.firstLeg == nil)
         #expect(state.status == .closed && state.periodLabel == "Final")
-    }
-
-    @Test func extraTimeOfALegNotLevelOnTheNightIsRefused() throws {
-        let bytes = try Self.shootoutSecondLeg(level: false)
-        #expect {
-            _ = try Self.convert(bytes)
-        } throws: { error in
-            guard let error = error as? ConvertError else { return false }
-            return error.format == "sportmonks-v3" && error.field?.hasSuffix("].minute") == true
-                && error.reason.contains("match score at 2-0")
-        }
     }
 
     // MARK: Refused documents

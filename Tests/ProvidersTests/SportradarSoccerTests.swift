@@ -107,12 +107,19 @@ struct SportradarSoccerTests {
         #expect(state.gameId == "sr:match:11854838")
         #expect(state.home.code == "FCC" && state.home.name == "FC Copenhagen")
         #expect(state.away.code == "ZIL" && state.away.name == "MSK Zilina")
-        // The second leg of a two-legged tie: knockout rules under which a leg may end tied.
-        #expect(state.sport == .soccer && state.rules.competition == "knockout-soccer" && state.rules.tieStands)
+        // The second leg of a two-legged tie, decided on aggregate: knockout rules with the first leg
+        // (the aggregate less this match's final), under which the leg itself may end any way.
+        #expect(state.sport == .soccer && state.rules.competition == "knockout-soccer" && !state.rules.tieStands)
+        let aggregate = try #require(official.aggregate)
+        #expect(
+            state.rules.firstLeg
+                == SideTally(home: aggregate.home - official.final.home, away: aggregate.away - official.final.away))
+        #expect(state.rules.firstLeg == SideTally(home: 3, away: 1))
         #expect(state.status == .closed && state.periodLabel == "Final")
-        // The match is 1-2; the aggregate (4-3) does not leak into it.
+        // The match is 1-2, the document's final; the aggregate (4-3) does not leak into it.
         #expect(state.homeScore == 1 && state.awayScore == 2)
-        #expect(official.aggregate.map { [$0.home, $0.away] } == [4, 3])
+        #expect(official.final.home == state.homeScore && official.final.away == state.awayScore)
+        #expect(aggregate.home == 4 && aggregate.away == 3)
         #expect(state.periods.map { "\($0.label) \($0.home)-\($0.away)" } == ["1st Half 0-1", "2nd Half 1-1"])
         #expect(
             state.scoring.elements.map { "\($0.period) \($0.clock ?? "-") \($0.side?.rawValue ?? "-") \($0.kind)" }
@@ -338,6 +345,104 @@ struct SportradarSoccerTests {
                 "sportradar-soccer-sr:match:900002-5 44' 2-0 Torregrossa, Ernesto",
             ])
         #expect(!messages.contains { $0.event.type == "score.corrected" })
+    }
+
+    /// A second leg written for the test in the v3 shape of the Copenhagen–Zilina timeline (round
+    /// `cup_round_match_number` 2 of `cup_round_matches` 2, the aggregate in `sport_event_status`):
+    /// 2-1 on the night after a 1-2 first leg, 3-3 on aggregate, extra time without goals and a
+    /// shoot-out won 3-2 by the home side.
+    static let secondLeg = """
+        {"sport_event":{"id":"sr:match:900003","scheduled":"2017-08-02T18:45:00+00:00",
+          "tournament_round":{"type":"qualification","name":"cupqround","cup_round_match_number":2,
+                              "cup_round_matches":2,"other_match_id":"sr:match:900004"},
+          "competitors":[{"name":"FC Copenhagen","abbreviation":"FCC","qualifier":"home"},
+                         {"name":"Vardar Skopje","abbreviation":"VAR","qualifier":"away"}]},
+         "sport_event_status":{"status":"closed","match_status":"ap","home_score":2,"away_score":1,
+          "aggregate_home_score":3,"aggregate_away_score":3,
+          "period_scores":[{"home_score":1,"away_score":0,"type":"regular_period","number":1},
+                           {"home_score":1,"away_score":1,"type":"regular_period","number":2},
+                           {"home_score":0,"away_score":0,"type":"overtime","number":3},
+                           {"home_score":0,"away_score":0,"type":"overtime","number":4},
+                           {"home_score":3,"away_score":2,"type":"penalties","number":5}]},
+         "timeline":[
+          {"id":1,"type":"match_started","time":"2017-08-02T18:45:05+00:00"},
+          {"id":2,"type":"period_start","time":"2017-08-02T18:45:05+00:00","period":1,"period_type":"regular_period"},
+          {"id":3,"type":"score_change","time":"2017-08-02T19:05:00+00:00","match_time":21,"team":"home",
+           "home_score":1,"away_score":0,"goal_scorer":{"name":"Pavlovic, Andrija"}},
+          {"id":4,"type":"break_start","time":"2017-08-02T19:31:00+00:00"},
+          {"id":5,"type":"period_start","time":"2017-08-02T19:46:00+00:00","period":2,"period_type":"regular_period"},
+          {"id":6,"type":"score_change","time":"2017-08-02T20:00:00+00:00","match_time":60,"team":"away",
+           "home_score":1,"away_score":1,"goal_scorer":{"name":"Barseghyan, Tigran"}},
+          {"id":7,"type":"score_change","time":"2017-08-02T20:20:00+00:00","match_time":80,"team":"home",
+           "home_score":2,"away_score":1,"goal_scorer":{"name":"Verbic, Benjamin","method":"penalty"}},
+          {"id":8,"type":"period_start","time":"2017-08-02T20:37:00+00:00","period":3,"period_type":"overtime"},
+          {"id":9,"type":"period_start","time":"2017-08-02T20:53:00+00:00","period":4,"period_type":"overtime"},
+          {"id":10,"type":"penalty_shootout","time":"2017-08-02T21:12:00+00:00","team":"home","status":"scored",
+           "home_score":1,"away_score":0,"player":{"name":"Verbic, Benjamin"}},
+          {"id":11,"type":"penalty_shootout","time":"2017-08-02T21:13:00+00:00","team":"away","status":"scored",
+           "home_score":1,"away_score":1},
+          {"id":12,"type":"penalty_shootout","time":"2017-08-02T21:14:00+00:00","team":"home","status":"scored",
+           "home_score":2,"away_score":1},
+          {"id":13,"type":"penalty_shootout","time":"2017-08-02T21:15:00+00:00","team":"away","status":"missed",
+           "home_score":2,"away_score":1},
+          {"id":14,"type":"penalty_shootout","time":"2017-08-02T21:16:00+00:00","team":"home","status":"scored",
+           "home_score":3,"away_score":1},
+          {"id":15,"type":"penalty_shootout","time":"2017-08-02T21:17:00+00:00","team":"away","status":"scored",
+           "home_score":3,"away_score":2},
+          {"id":16,"type":"match_ended","time":"2017-08-02T21:18:00+00:00"}]}
+        """
+
+    @Test func aSecondLegLevelOnAggregateGoesToExtraTimeAndAShootoutOnAWrittenDocument() throws {
+        let messages = try ProviderFormats.convert([Data(Self.secondLeg.utf8)], format: nil).messages
+        let state = try Self.fold(messages)
+        #expect(state.rules.competition == "knockout-soccer" && !state.rules.tieStands)
+        #expect(state.rules.firstLeg == SideTally(home: 1, away: 2))
+        #expect(state.homeScore == 2 && state.awayScore == 1)
+        #expect(state.shootout == SideTally(home: 3, away: 2))
+        #expect(state.status == .closed && state.periodLabel == "Final/Pens")
+        #expect(
+            state.periods.map { "\($0.label) \($0.home)-\($0.away)" } == [
+                "1st Half 1-0", "2nd Half 1-1", "ET1 0-0", "ET2 0-0",
+            ])
+        #expect(
+            state.scoring.elements.map { "\($0.clock ?? "-") \($0.kind) \($0.homeScore)-\($0.awayScore)" } == [
+                "21' goal 1-0", "60' goal 1-1", "80' penalty 2-1",
+            ])
+    }
+
+    /// The rules of the `game.scheduled` a document converts to.
+    static func rules(_ data: Data) throws -> GameRules {
+        let messages = try ProviderFormats.convert([data], format: SportradarSoccer.self).messages
+        guard case .gameScheduled(_, _, _, let setup)? = messages.first?.event else {
+            Issue.record("the first message is not game.scheduled")
+            return GameRules.preset("league-soccer")!.rules
+        }
+        return setup.rules
+    }
+
+    @Test func aLegWhoseFirstLegIsNotKnownExactlyMayEndTied() throws {
+        // A first leg (match 1 of 2) and a second leg without an aggregate: a tie may stand, no firstLeg.
+        for (old, new) in [
+            (#""cup_round_match_number":2"#, #""cup_round_match_number":1"#),
+            (#""aggregate_home_score":3,"aggregate_away_score":3,"#, ""),
+        ] {
+            let rules = try Self.rules(Data(Self.secondLeg.replacingOccurrences(of: old, with: new).utf8))
+            #expect(rules.competition == "knockout-soccer" && rules.tieStands && rules.firstLeg == nil)
+        }
+        // Copenhagen–Zilina made level on aggregate (3-3) at the end with no extra time or shoot-out:
+        // a tie decided on away goals, which the canonical rules do not have; read as before.
+        var root = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: Self.path(Self.copenhagen + ".timeline"))))
+                as? [String: Any])
+        var status = try #require(root["sport_event_status"] as? [String: Any])
+        status["aggregate_home_score"] = 3
+        root["sport_event_status"] = status
+        let data = try JSONSerialization.data(withJSONObject: root)
+        let rules = try Self.rules(data)
+        #expect(rules.tieStands && rules.firstLeg == nil)
+        let state = try Self.fold(try ProviderFormats.convert([data], format: nil).messages)
+        #expect(state.status == .closed && state.homeScore == 1 && state.awayScore == 2)
     }
 
     static func failure(_ text: String) -> ConvertError? {

@@ -1,0 +1,27 @@
+import Foundation
+import ScoreDomain
+
+extension SportradarSoccerGame {
+    /// A second leg's first-leg goals of this match's sides: `sport_event_status`'s
+    /// `aggregate_home_score`/`aggregate_away_score` less the match's own score (its final, or the
+    /// current score of a live document; 0-0 before the kick-off). `nil` when the status does not
+    /// state both, when the difference is not a score (0–99 each), and when the match ended level on
+    /// aggregate without a shoot-out (a tie decided on away goals, which the canonical rules do not
+    /// have): the leg then keeps `tieStands` (docs/providers.md, "sportradar-soccer").
+    static func firstLeg(_ status: DocumentNode?, shootout: Bool) throws(ConvertError) -> SideTally? {
+        guard let status, let aggregateHome = try status["aggregate_home_score"].present?.int() else { return nil }
+        let aggregateAway = try status["aggregate_away_score"].int()
+        let state = try status["status"].present?.string()
+        var score = (home: 0, away: 0)
+        if let home = try status["home_score"].present?.int() {
+            score = (home, try status["away_score"].int())
+        } else if state != "not_started" {
+            return nil
+        }
+        let leg = SideTally(home: aggregateHome - score.home, away: aggregateAway - score.away)
+        guard (0...99).contains(leg.home), (0...99).contains(leg.away) else { return nil }
+        let ended = ["closed", "ended", "complete"].contains(state ?? "")
+        if ended && aggregateHome == aggregateAway && !shootout { return nil }
+        return leg
+    }
+}
