@@ -211,13 +211,7 @@ struct JSONParser {
         var runStart = position
         var bits: UInt8 = 0  // every byte of the run or'ed: below 0x80 when all are ASCII
         while true {
-            // The run up to the next quote, backslash or control character, in one tight loop.
-            while position < bytes.count {
-                let byte = bytes[position]
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-                bits |= byte
-                position += 1
-            }
+            scanRun(&bits)
             guard let byte = peek() else {
                 throw JSONSyntaxError(message: "unterminated string", column: openColumn)
             }
@@ -252,25 +246,49 @@ struct JSONParser {
     /// for all of them.
     private mutating func parseKey() throws(JSONSyntaxError) -> String {
         let start = position + 1
-        var end = start
+        position = start
         var bits: UInt8 = 0
-        while end < bytes.count {
-            let byte = bytes[end]
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            bits |= byte
-            end += 1
-        }
-        guard end - start > 15, bits < 0x80, end < bytes.count, bytes[end] == UInt8(ascii: "\"") else {
+        scanRun(&bits)
+        guard bits < 0x80, position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+            position = start - 1
             return try parseString()
         }
-        let run = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        position = end + 1
+        let run = UnsafeBufferPointer(rebasing: bytes[start..<position])
+        position += 1
+        guard run.count > 15 else { return String(decoding: run, as: UTF8.self) }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
         for byte in run { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         if let known = longKeys[hash], known.utf8.elementsEqual(run) { return known }
         let key = String(decoding: run, as: UTF8.self)
         if longKeys.count < 4096, longKeys[hash] == nil { longKeys[hash] = key }
         return key
+    }
+
+    /// Moves ``position`` to the next `"`, `\` or control character (or the end), or'ing the bytes it
+    /// passes into `bits`: eight bytes at a time while none of them is one of those or non-ASCII.
+    private mutating func scanRun(_ bits: inout UInt8) {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while position + 8 <= bytes.count {
+                let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
+                // A high bit where a byte is 0 (quote, backslash), below 0x20, or non-ASCII.
+                let found =
+                    ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+                    | ((word &- ones &* 0x20) & ~word) | word
+                if found & highs != 0 { break }
+                position += 8
+            }
+        }
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            bits |= byte
+            position += 1
+        }
     }
 
     private mutating func parseEscape(into utf8: inout [UInt8]) throws(JSONSyntaxError) {
