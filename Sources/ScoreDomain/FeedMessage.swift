@@ -10,13 +10,17 @@ public struct FeedMessage: Sendable, Equatable {
     public var at: Date
     /// What happened.
     public var event: ScoreEvent
+    /// Whether `at` was derived by a documented rule (a converted document gave no wall clock for it:
+    /// the start plus the game time, say) rather than stated by the provider.
+    public var atDerived: Bool
 
     /// Creates a message.
-    public init(id: String, gameId: String, at: Date, event: ScoreEvent) {
+    public init(id: String, gameId: String, at: Date, event: ScoreEvent, atDerived: Bool = false) {
         self.id = id
         self.gameId = gameId
         self.at = at
         self.event = event
+        self.atDerived = atDerived
     }
 
     /// The message as a JSON object in the canonical feed format, with defaults written out.
@@ -27,6 +31,7 @@ public struct FeedMessage: Sendable, Equatable {
             "at": .string(rfc3339(at)),
             "type": .string(event.type),
         ]
+        if atDerived { members["atDerived"] = .bool(true) }
         switch event {
         case .gameScheduled(let home, let away, let startsAt, let setup):
             members["home"] = home.jsonValue

@@ -103,7 +103,9 @@ public enum FeedParser {
                 rule: GameIdRule.text)
             let at = try fields.timestamp("at")
             let event = try self.event(from: fields, at: at)
-            return FeedMessage(id: id, gameId: gameId, at: at, event: event)
+            return FeedMessage(
+                id: id, gameId: gameId, at: at, event: event, atDerived: try fields.boolean("atDerived", default: false)
+            )
         } catch var error {
             error.line = line
             error.messageId = messageId

@@ -196,6 +196,7 @@ enum EmbeddedOpenAPI {
                 id: {type: string}
                 gameId: {type: string}
                 at: {type: string, format: date-time}
+                atDerived: {type: boolean, description: "at was derived by a documented rule, not stated by the provider"}
                 type: {type: string}
             Activity:
               type: object
