@@ -24,9 +24,16 @@ struct JSONParser {
     private var elements: [JSONValue] = []
     /// The members of the objects being parsed (with each key's column), innermost last: an object's
     /// dictionary is built once, at its `}`, at its final size (no rehashing as it grows).
-    private var members: [(key: String, value: JSONValue, column: Int)] = []
+    private var members: [Member] = []
     /// The keys of 16 bytes or more read so far, by their FNV-1a hash (see ``parseKey()``).
     private var longKeys: [UInt64: String] = [:]
+
+    /// A member read, its key's column kept for a duplicate's error.
+    private struct Member {
+        var key: String
+        var value: JSONValue
+        var column: Int
+    }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -92,7 +99,7 @@ struct JSONParser {
             position += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            members.append((key, value, keyColumn))
+            members.append(Member(key: key, value: value, column: keyColumn))
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","):
@@ -110,11 +117,22 @@ struct JSONParser {
     /// - Throws: for a key given twice, at its second occurrence.
     private mutating func takeMembers(from start: Int) throws(JSONSyntaxError) -> [String: JSONValue] {
         var object = [String: JSONValue](minimumCapacity: members.count - start)
-        for index in start..<members.count {
-            let member = members[index]
-            if object.updateValue(member.value, forKey: member.key) != nil {
-                throw JSONSyntaxError(message: "duplicate key \"\(member.key)\"", column: member.column)
+        var duplicate: Member?
+        // Each member moved out (an empty one left in its place), so no key or value is retained and
+        // released again on its way into the dictionary.
+        members.withUnsafeMutableBufferPointer { buffer in
+            for index in start..<buffer.count {
+                var member = Member(key: "", value: .null, column: 0)
+                swap(&member, &buffer[index])
+                let column = member.column
+                if let old = object.updateValue(member.value, forKey: member.key) {
+                    duplicate = Member(key: member.key, value: old, column: column)
+                    return
+                }
             }
+        }
+        if let duplicate {
+            throw JSONSyntaxError(message: "duplicate key \"\(duplicate.key)\"", column: duplicate.column)
         }
         members.removeSubrange(start...)
         return object
@@ -258,7 +276,9 @@ struct JSONParser {
         guard run.count > 15 else { return String(decoding: run, as: UTF8.self) }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
         for byte in run { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        if let known = longKeys[hash], known.utf8.elementsEqual(run) { return known }
+        if let known = longKeys[hash], known.utf8.withContiguousStorageIfAvailable({ $0.elementsEqual(run) }) == true {
+            return known
+        }
         let key = String(decoding: run, as: UTF8.self)
         if longKeys.count < 4096, longKeys[hash] == nil { longKeys[hash] = key }
         return key
