@@ -92,23 +92,35 @@ public struct GameClock: Sendable, Equatable {
 
     /// Parses a feed clock value, `"M:SS"` or `"M:SS.t"` (minutes 0–999), into milliseconds.
     public static func parse(_ text: String) -> Int? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, let minutes = digits(parts[0], 1...3), minutes <= 999 else { return nil }
-        let secondParts = parts[1].split(separator: ".", omittingEmptySubsequences: false)
-        guard secondParts.count <= 2, secondParts[0].count == 2, let seconds = digits(secondParts[0], 2...2),
-            seconds < 60
+        // Byte by byte (it runs for every play of a document with clocks): minutes of 1 to 3 digits,
+        // ':', seconds of 2 digits below 60, optionally '.' and one digit of tenths, nothing else.
+        var bytes = text.utf8.makeIterator()
+        var next = bytes.next()
+        var minutes = 0
+        var minuteDigits = 0
+        while let byte = next, let value = digit(byte) {
+            minutes = minutes * 10 + value
+            minuteDigits += 1
+            guard minuteDigits <= 3 else { return nil }
+            next = bytes.next()
+        }
+        guard minuteDigits >= 1, next == UInt8(ascii: ":"), let tens = bytes.next().flatMap(digit),
+            let units = bytes.next().flatMap(digit), tens * 10 + units < 60
         else { return nil }
         var tenths = 0
-        if secondParts.count == 2 {
-            guard let value = digits(secondParts[1], 1...1) else { return nil }
+        switch bytes.next() {
+        case nil: break
+        case UInt8(ascii: "."):
+            guard let value = bytes.next().flatMap(digit), bytes.next() == nil else { return nil }
             tenths = value
+        default: return nil
         }
-        return (minutes * 60 + seconds) * 1000 + tenths * 100
+        return (minutes * 60 + tens * 10 + units) * 1000 + tenths * 100
     }
 
-    private static func digits(_ text: Substring, _ length: ClosedRange<Int>) -> Int? {
-        guard length.contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return Int(text)
+    /// The value of an ASCII digit.
+    private static func digit(_ byte: UInt8) -> Int? {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) ? Int(byte - UInt8(ascii: "0")) : nil
     }
 
     private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
