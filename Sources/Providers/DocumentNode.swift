@@ -5,20 +5,31 @@ import ScoreDomain
 /// mistyped field becomes a ``ConvertError`` naming the format and the field (`plays[12].details.homeScore`).
 struct DocumentNode {
     let value: JSONValue?
-    let path: String
     let format: String
+    /// Where the value was read: links to the parent's, made into text only when a path is asked for
+    /// (an error), not on every field read (that was about a third of converting an NHL document).
+    private let location: DocumentLocation?
+
+    /// The field's path, such as `plays[12].details.homeScore`.
+    var path: String { location?.text ?? "" }
 
     init(_ value: JSONValue?, path: String = "", format: String) {
         self.value = value
-        self.path = path
         self.format = format
+        location = path.isEmpty ? nil : DocumentLocation(parent: nil, step: .text(path))
+    }
+
+    private init(_ value: JSONValue?, location: DocumentLocation, format: String) {
+        self.value = value
+        self.format = format
+        self.location = location
     }
 
     /// The member `key` (missing when this is not an object or has no such member).
     subscript(key: String) -> DocumentNode {
         var member: JSONValue?
         if case .object(let members)? = value { member = members[key] }
-        return DocumentNode(member, path: path.isEmpty ? key : path + "." + key, format: format)
+        return DocumentNode(member, location: DocumentLocation(parent: location, step: .key(key)), format: format)
     }
 
     /// Whether the field is absent or `null`.
@@ -51,7 +62,9 @@ struct DocumentNode {
 
     func array() throws(ConvertError) -> [DocumentNode] {
         guard case .array(let items)? = value else { throw mistyped("an array") }
-        return items.enumerated().map { DocumentNode($1, path: path + "[\($0)]", format: format) }
+        return items.enumerated().map {
+            DocumentNode($1, location: DocumentLocation(parent: location, step: .index($0)), format: format)
+        }
     }
 
     func int() throws(ConvertError) -> Int {
@@ -81,5 +94,44 @@ struct DocumentNode {
         let text = try string()
         guard let ms = GameClock.parse(text) else { throw failure("a clock \"MM:SS\" expected, found \"\(text)\"") }
         return ms
+    }
+}
+
+/// A step of a ``DocumentNode``'s path and the steps before it.
+private final class DocumentLocation: Sendable {
+    enum Step {
+        /// A path given whole (the root's).
+        case text(String)
+        /// An object's member: `.key` (or `key` first).
+        case key(String)
+        /// An array's element: `[index]`.
+        case index(Int)
+    }
+
+    let parent: DocumentLocation?
+    let step: Step
+
+    init(parent: DocumentLocation?, step: Step) {
+        self.parent = parent
+        self.step = step
+    }
+
+    /// The path's text: a member after a non-empty path as `.key`, an element as `[index]`.
+    var text: String {
+        var steps: [Step] = []
+        var link: DocumentLocation? = self
+        while let current = link {
+            steps.append(current.step)
+            link = current.parent
+        }
+        var text = ""
+        for step in steps.reversed() {
+            switch step {
+            case .text(let whole): text = whole
+            case .key(let key): text = text.isEmpty ? key : text + "." + key
+            case .index(let index): text += "[\(index)]"
+            }
+        }
+        return text
     }
 }
