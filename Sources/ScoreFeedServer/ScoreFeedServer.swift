@@ -196,21 +196,23 @@ struct DeliveryStarter: Service {
         _ = try await server.database.ready()
         let (logger, metrics, url, transport) = (server.logger, server.metrics, server.database.url, transport)
         let target = transport.name == "FCM" ? "fcm" : "liveActivity"
+        let service = transport.name.lowercased()
         try await onOwnConnection(url: url, logger: logger, what: "\(transport.name) delivery") { connection in
             var worker = DeliveryWorker(connection: connection, transport: transport, logger: logger)
-            worker.observe = { metrics.push(outcome: $0, reason: $1, target: target) }
+            worker.observe = { metrics.push(outcome: $0, reason: $1, target: target, service: service) }
             let delivery = DeliveryService(worker: worker, drain: server.drain, url: url, logger: logger)
             guard case .fcm = transport else { return try await delivery.run() }
             // Through FCM, the push-to-start devices registered with an FCM registration get their
             // starts beside (the APNs ones are started by the broadcast service).
             var starts = StartWorker(connection: connection, transport: transport, logger: logger)
-            starts.observe = { metrics.push(outcome: $0, reason: $1, target: "pushToStart") }
+            starts.observe = { metrics.push(outcome: $0, reason: $1, target: "pushToStart", service: service) }
             try await withThrowingTaskGroup(of: Void.self) { [starts] group in
                 group.addTask { try await delivery.run() }
                 group.addTask {
                     try await untilGracefulShutdown {
                         let (_, _, paused) = try await starts.run(untilEmpty: false)
                         if let paused {
+                            metrics.deliveryPaused(service: service)
                             logger.critical("push-to-start through FCM is paused until restarted: \(paused)")
                             try await gracefulShutdown()
                         }

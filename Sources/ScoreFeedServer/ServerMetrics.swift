@@ -16,6 +16,8 @@ public final class ServerMetrics: Sendable {
         "scorefeed_events_duplicate_total": "Messages POST /v1/feed received that were already stored (events).",
         "scorefeed_ingest_refused_total": "Requests POST /v1/feed refused, by HTTP status (requests).",
         "scorefeed_pushes_total": "Push delivery attempts, by result, service reason and target (attempts).",
+        "scorefeed_delivery_paused":
+            "1 while delivery through the service (apns, fcm) is paused until restarted, else 0 (boolean).",
         "scorefeed_updates_coalesced_total":
             "Activity changes the throttle held back to coalesce into a later update (changes).",
         "scorefeed_http_connections_max": "Cap on open HTTP connections, SCOREFEED_MAX_CONNECTIONS (connections).",
@@ -41,7 +43,13 @@ public final class ServerMetrics: Sendable {
         // Shown from the start, at zero.
         ingested(appended: 0, duplicates: 0)
         coalesced(0)
+        for service in Self.deliveryServices {
+            gauge("scorefeed_delivery_paused", [("service", service)]).set(Int64(0))
+        }
     }
+
+    /// The delivery services, each with its `scorefeed_delivery_paused` gauge.
+    static let deliveryServices = ["apns", "fcm"]
 
     /// Messages stored by `POST /v1/feed`, and those that were already stored.
     func ingested(appended: Int, duplicates: Int) {
@@ -56,12 +64,20 @@ public final class ServerMetrics: Sendable {
 
     /// One delivery attempt's outcome and the service's reason, per kind of target: `liveActivity` (by
     /// its own token to APNs), `fcm` (an activity or an Android follower through FCM), `channel`,
-    /// `pushToStart`.
-    func push(outcome: String, reason: String?, target: String = "liveActivity") {
+    /// `pushToStart`. An outcome `paused` sets the service's (`apns`, `fcm`) `scorefeed_delivery_paused`
+    /// to 1: its worker stops until the server is restarted.
+    func push(outcome: String, reason: String?, target: String = "liveActivity", service: String = "apns") {
         counter(
             "scorefeed_pushes_total", [("result", outcome), ("reason", Self.reasonLabel(reason)), ("target", target)]
         )
         .increment()
+        if outcome == "paused" { deliveryPaused(service: service) }
+    }
+
+    /// Delivery through `service` (`apns`, `fcm`) paused until the server is restarted: its
+    /// `scorefeed_delivery_paused` reads 1 from now on.
+    func deliveryPaused(service: String) {
+        gauge("scorefeed_delivery_paused", [("service", service)]).set(Int64(1))
     }
 
     /// A reason as a label value from a small set: the code before any `:` (APNs' `BadDeviceToken`, FCM's

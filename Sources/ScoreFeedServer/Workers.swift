@@ -144,6 +144,7 @@ struct BroadcastService: Service {
                             // Starts go to device tokens, on the push host.
                             let (_, _, paused) = try await starts.run(untilEmpty: false, wakeup: nil)
                             if let paused {
+                                metrics.deliveryPaused(service: "apns")
                                 logger.critical("push-to-start is paused until restarted: APNs said \(paused)")
                             }
                             return nil
@@ -156,6 +157,7 @@ struct BroadcastService: Service {
                     return BroadcastRound()
                 }
                 if let paused = total.paused {
+                    metrics.deliveryPaused(service: "apns")
                     logger.critical("broadcast delivery is paused until restarted: APNs said \(paused)")
                 }
             }
