@@ -25,6 +25,8 @@ extension NBALive {
         var scoreAway: Int?
         /// The field path of the action, for errors.
         var path: String
+        /// Whether `at` is derived by a rule rather than stated by a wall-clock field (nba-stats-v3's plays).
+        var derived = false
 
         /// The points of a made shot or free throw, with its kind; `nil` for every other action.
         var scored: (points: Int, kind: ScoringKind)? {

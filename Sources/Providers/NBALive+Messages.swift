@@ -24,9 +24,17 @@ extension NBALive {
         /// takes that one's time, so that times never go back in game order.
         var last = Date.distantPast
 
-        mutating func message(_ id: String, _ at: Date, _ event: ScoreEvent) -> FeedMessage {
+        /// A message at `at`, or at the last message's time when that is later; `atDerived` when `at` is
+        /// `derived` or the later time is taken.
+        mutating func message(_ id: String, _ at: Date, _ event: ScoreEvent, derived: Bool = false) -> FeedMessage {
+            let taken = at < last
             last = max(last, at)
-            return FeedMessage(id: id, gameId: gameId, at: last, event: event)
+            return FeedMessage(id: id, gameId: gameId, at: last, event: event, atDerived: derived || taken)
+        }
+
+        /// A message of `action`, at its time.
+        mutating func message(_ id: String, _ action: Action, _ event: ScoreEvent) -> FeedMessage {
+            message(id, action.at, event, derived: action.derived)
         }
 
         func points(_ action: Action) throws(ConvertError) -> PointsScored? {
@@ -51,26 +59,26 @@ extension NBALive {
             case ("period", "start"):
                 if !started {
                     started = true
-                    messages.append(message(id, action.at, .gameStarted))
+                    messages.append(message(id, action, .gameStarted))
                 }
                 messages.append(
                     message(
-                        "\(id)-period", action.at,
+                        "\(id)-period", action,
                         .periodStarted(period: action.period, kind: action.overtime ? .overtime : .regulation)))
-                messages.append(message("\(id)-clock", action.at, .clockStarted(ms: action.clockMs)))
+                messages.append(message("\(id)-clock", action, .clockStarted(ms: action.clockMs)))
             case ("period", "end"):
-                messages.append(message(id, action.at, .periodEnded(period: action.period)))
+                messages.append(message(id, action, .periodEnded(period: action.period)))
             case ("game", "end"):
-                messages.append(message(id, action.at, .gameEnded(.closed)))
+                messages.append(message(id, action, .gameEnded(.closed)))
             default:
                 if let points = try points(action) {
                     count(points, 1)
-                    messages.append(message(id, action.at, .pointsScored(points)))
+                    messages.append(message(id, action, .pointsScored(points)))
                 }
             }
             if started, let stated = correction(action) {
                 messages.insert(
-                    message("\(id)-score", action.at, stated), at: messages.count - (action.type == "game" ? 1 : 0))
+                    message("\(id)-score", action, stated), at: messages.count - (action.type == "game" ? 1 : 0))
             }
             return messages
         }
@@ -90,8 +98,8 @@ extension NBALive {
             guard started, let points = try points(action) else { return [] }
             let id = id(action)
             return [
-                message(id, action.at, .pointsScored(points)),
-                message("\(id)-retracted", action.at, .retracted(id: id, reason: "edited by the provider")),
+                message(id, action, .pointsScored(points)),
+                message("\(id)-retracted", action, .retracted(id: id, reason: "edited by the provider")),
             ]
         }
     }

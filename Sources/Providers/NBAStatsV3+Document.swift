@@ -200,7 +200,8 @@ extension NBAStatsV3 {
                     overtime: period > 4, type: type, subType: subType, clockMs: clock, at: at, stamp: nil,
                     teamId: teamId, tricode: nil, player: player, made: made,
                     scoreHome: try NBALive.score(value, "scoreHome", path),
-                    scoreAway: try NBALive.score(value, "scoreAway", path), path: path))
+                    scoreAway: try NBALive.score(value, "scoreAway", path), path: path,
+                    derived: type != "period"))
         }
         return actions
     }

@@ -73,7 +73,8 @@ public enum NBAStatsV3: ProviderFormat {
                 "\(name)-\(providerGame)-scheduled", first.at,
                 .gameScheduled(
                     home: summary.home.team, away: summary.away.team, startsAt: first.at,
-                    setup: GameSetup(sport: .basketball, rules: GameRules.preset("nba")!.rules)))
+                    setup: GameSetup(sport: .basketball, rules: GameRules.preset("nba")!.rules)),
+                derived: first.derived)
         ]
         do {
             for action in actions { messages += try writer.messages(for: action) }
@@ -82,7 +83,9 @@ public enum NBAStatsV3: ProviderFormat {
         }
         // No game-end action: the game ends with the last period's end when the summary says Final.
         if summary.final, let last = actions.last, last.type == "period", last.subType == "end" {
-            messages.append(writer.message("\(name)-\(providerGame)-end", last.at, .gameEnded(.closed)))
+            // Its time is the period end's, carried over: derived.
+            messages.append(
+                writer.message("\(name)-\(providerGame)-end", last.at, .gameEnded(.closed), derived: true))
         }
         return messages
     }

@@ -41,6 +41,9 @@ struct NHLStatsAPIWriter {
     private var periodEnded = false
     private var ended = false
     private var last: Date
+    /// Whether the messages being written take a time the document does not state for them: a play's
+    /// `about.dateTime` moved up to the play before it, or the end carried over from the last play.
+    private var derived = false
 
     init(_ root: DocumentNode) throws(ConvertError) {
         self.root = root
@@ -53,7 +56,9 @@ struct NHLStatsAPIWriter {
 
     private mutating func emit(_ suffix: String, _ at: Date, _ event: ScoreEvent) {
         out.append(
-            FeedMessage(id: "\(NHLStatsAPI.name)-\(number)-\(suffix)", gameId: gameId, at: at, event: event))
+            FeedMessage(
+                id: "\(NHLStatsAPI.name)-\(number)-\(suffix)", gameId: gameId, at: at, event: event, atDerived: derived)
+        )
     }
 
     mutating func messages() throws(ConvertError) -> [FeedMessage] {
@@ -82,6 +87,7 @@ struct NHLStatsAPIWriter {
             try convert(play.element.node)
         }
         if !ended && started, try gameData["status"]["abstractGameState"].string() == "Final" {
+            derived = true
             emit("ended", last, .gameEnded(.closed))
         }
         return out
@@ -107,7 +113,9 @@ struct NHLStatsAPIWriter {
         guard relevant.contains(type) else { return }
         let id = String(try about["eventId"].int())
         // Wall clock, never before the play before it (the array and eventIdx orders differ by a second).
-        let at = max(last, try about["dateTime"].instant())
+        let stated = try about["dateTime"].instant()
+        derived = stated < last
+        let at = max(last, stated)
         last = at
         let number = try about["period"].int()
         guard (1...99).contains(number) else { throw about["period"].failure("a period 1-99 expected") }

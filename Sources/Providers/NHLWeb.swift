@@ -193,15 +193,19 @@ struct NHLWebWriter {
         self.game = game
     }
 
-    private mutating func emit(_ suffix: String, _ at: Date, _ event: ScoreEvent) {
+    /// A message; every `at` but the schedule's (`startTimeUTC`) is derived (`atDerived`).
+    private mutating func emit(_ suffix: String, _ at: Date, _ event: ScoreEvent, derived: Bool = true) {
         out.append(
-            FeedMessage(id: "\(NHLWeb.name)-\(game.number)-\(suffix)", gameId: game.gameId, at: at, event: event))
+            FeedMessage(
+                id: "\(NHLWeb.name)-\(game.number)-\(suffix)", gameId: game.gameId, at: at, event: event,
+                atDerived: derived))
     }
 
     mutating func messages() throws(ConvertError) -> [FeedMessage] {
         emit(
             "scheduled", game.startsAt,
-            .gameScheduled(home: game.home, away: game.away, startsAt: game.startsAt, setup: game.setup))
+            .gameScheduled(home: game.home, away: game.away, startsAt: game.startsAt, setup: game.setup),
+            derived: false)
         let starts = game.periodStarts()
         var indexInPeriod: [Int: Int] = [:]
         var last = game.startsAt

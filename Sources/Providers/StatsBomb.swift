@@ -234,15 +234,17 @@ extension StatsBomb {
                 throw ConvertError(format: name, reason: "no soccer preset")
             }
             var out: [FeedMessage] = []
-            func add(_ suffix: String, _ at: Date, _ event: ScoreEvent) {
-                out.append(FeedMessage(id: "\(gameId)-\(suffix)", gameId: gameId, at: at, event: event))
+            // Every `at` is derived but the schedule's when the match file states the kick-off.
+            func add(_ suffix: String, _ at: Date, _ event: ScoreEvent, derived: Bool = true) {
+                out.append(
+                    FeedMessage(id: "\(gameId)-\(suffix)", gameId: gameId, at: at, event: event, atDerived: derived))
             }
             add(
                 "scheduled", kickOff,
                 .gameScheduled(
                     home: Team(code: TeamCode.derive(home.name), name: home.name, logo: ""),
                     away: Team(code: TeamCode.derive(away.name), name: away.name, logo: ""), startsAt: kickOff,
-                    setup: GameSetup(sport: .soccer, rules: preset.rules)))
+                    setup: GameSetup(sport: .soccer, rules: preset.rules)), derived: match == nil)
             add("started", kickOff, .gameStarted)
             var started: Set<Int> = []
             var ended: Set<Int> = []

@@ -314,6 +314,36 @@ struct NBALiveTests {
     }
 
     @Test(
+        "atDerived only where an action takes the later time of the one before it (its own timeActual is earlier)",
+        arguments: [
+            (NBALiveGame.all[0], ["nba-live-0022000180-279-20210116T012616Z"]), (NBALiveGame.all[1], [String]()),
+        ])
+    func derivedTimes(_ game: NBALiveGame, _ derivedIds: [String]) throws {
+        var stated: [Int: Date] = [:]
+        for action in try orderedActions(game) {
+            let time = try #require(action["timeActual"] as? String)
+            let date: Date = try #require(parseRFC3339(time))
+            stated[try #require(action["actionNumber"] as? Int)] = date
+        }
+        let messages = try NBALive.convert(try game.documents())
+        // game.scheduled: at gameTimeUTC or the first action's timeActual, both stated.
+        #expect(messages.first?.type == "game.scheduled" && messages.first?.atDerived == false)
+        for (previous, message) in zip(messages, messages.dropFirst()) {
+            let number = try #require(actionNumber(message.id), "\(message.id)")
+            let own = try #require(stated[number], "\(message.id)")
+            if message.atDerived {
+                // A late free throw: the time of the message before it, later than its own timeActual.
+                #expect(message.at == previous.at && message.at > own, "\(message.id)")
+            } else {
+                #expect(message.at == own, "\(message.id)")
+            }
+        }
+        #expect(messages.filter(\.atDerived).map(\.id) == derivedIds)
+        let again = try NBALive.convert(try game.documents())
+        #expect(again.map { $0.canonicalJSON() } == messages.map { $0.canonicalJSON() })
+    }
+
+    @Test(
         "converting twice, or with the documents in another order, gives the same messages", arguments: NBALiveGame.all)
     func deterministic(_ game: NBALiveGame) throws {
         let documents = try game.documents()

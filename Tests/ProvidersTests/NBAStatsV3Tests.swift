@@ -227,6 +227,43 @@ struct NBAStatsV3Tests {
         #expect(try Self.convert(game) == messages)
     }
 
+    @Test(
+        "atDerived on the plays and the game's end; not on the period actions, whose wall time is stated",
+        arguments: NBAStatsV3Game.all)
+    func derivedMarks(_ game: NBAStatsV3Game) throws {
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: v3Path(game.pbpFile))))
+                as? [String: Any])
+        var actions: [Int: (type: String, description: String)] = [:]
+        for action in try #require((root["game"] as? [String: Any])?["actions"] as? [[String: Any]]) {
+            let number = try #require(action["actionNumber"] as? Int)
+            let type = try #require(action["actionType"] as? String)
+            actions[number] = (type, action["description"] as? String ?? "")
+        }
+        let messages = try Self.convert(game)
+        let prefix = "nba-stats-v3-\(game.id)-"
+        // game.scheduled at the first period's stated start.
+        let scheduled = try #require(messages.first)
+        #expect(scheduled.id == prefix + "scheduled" && !scheduled.atDerived)
+        #expect(scheduled.at == parseRFC3339(game.start))
+        // game.ended: no action of its own, the last period end's time carried over.
+        let ended = try #require(messages.last)
+        #expect(ended.id == prefix + "end" && ended.atDerived && ended.at == messages[messages.count - 2].at)
+        for message in messages.dropFirst().dropLast() {
+            let number = try #require(Int(message.id.dropFirst(prefix.count).prefix { $0 != "-" }), "\(message.id)")
+            let action = try #require(actions[number], "\(message.id)")
+            // A period's start or end states its wall time ("Start of 1st Period (7:11 PM EST)"): not derived.
+            // Every other action's time is its period's start plus the elapsed game time: derived.
+            let period = action.type == "period"
+            #expect(message.atDerived == !period, "\(message.id)")
+            if period { #expect(action.description.contains(" PM E") || action.description.contains(" AM E")) }
+        }
+        let plays = messages.filter { $0.event.type == "points.scored" }
+        #expect(plays.count > 100 && plays.allSatisfy { $0.atDerived })
+        #expect(messages.filter { $0.event.type.hasPrefix("period.") }.allSatisfy { !$0.atDerived })
+        #expect(try Self.convert(game).map { $0.canonicalJSON() } == messages.map { $0.canonicalJSON() })
+    }
+
     @Test("detect, and errors naming the format and the field", arguments: NBAStatsV3Game.all)
     func detectAndErrors(_ game: NBAStatsV3Game) throws {
         let pbp = try v3Document(game.pbpFile)

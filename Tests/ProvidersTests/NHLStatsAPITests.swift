@@ -190,6 +190,75 @@ struct NHLStatsAPITests {
         for message in messages { #expect(try FeedParser.parse(message.canonicalJSON()) == message) }
     }
 
+    /// The stated wall clock of each play, by `about.eventId`, read with Foundation's JSON reader.
+    static func statedTimes(_ game: String) throws -> (start: Date, plays: [Int: Date], firstPeriodStart: Int?) {
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path(game))))
+                as? [String: Any])
+        let gameData = try #require(root["gameData"] as? [String: Any])
+        let datetime = try #require(gameData["datetime"] as? [String: Any])
+        let startText = try #require(datetime["dateTime"] as? String)
+        let start: Date = try #require(parseRFC3339(startText))
+        let liveData = try #require(root["liveData"] as? [String: Any])
+        let plays = try #require((liveData["plays"] as? [String: Any])?["allPlays"] as? [[String: Any]])
+        var times: [Int: Date] = [:]
+        var firstPeriodStart: Int?
+        for play in plays {
+            let about = try #require(play["about"] as? [String: Any])
+            if firstPeriodStart == nil, (play["result"] as? [String: Any])?["eventTypeId"] as? String == "PERIOD_START"
+            {
+                firstPeriodStart = about["eventId"] as? Int
+            }
+            let eventId = try #require(about["eventId"] as? Int)
+            let text = try #require(about["dateTime"] as? String)
+            let time: Date = try #require(parseRFC3339(text))
+            times[eventId] = time
+        }
+        return (start, times, firstPeriodStart)
+    }
+
+    @Test(arguments: [("2022030236", [String]()), ("2017020006", ["33", "90"])])
+    func playsAtTheirStatedDateTimeAreNotDerived(_ game: String, _ derivedEvents: [String]) throws {
+        let stated = try Self.statedTimes(game)
+        let messages = try Self.convert(game)
+        let prefix = "nhl-statsapi-\(game)-"
+        let scheduled = try #require(messages.first)
+        #expect(scheduled.event.type == "game.scheduled" && scheduled.at == stated.start && !scheduled.atDerived)
+        for message in messages.dropFirst() {
+            // The play's eventId: the id's part after the prefix, before any -clock/-game/-period suffix.
+            let rest = message.id.dropFirst(prefix.count)
+            // game.started (`-started`) is sent with the first PERIOD_START play.
+            let parsed = rest == "started" ? stated.firstPeriodStart : Int(rest.prefix { $0 != "-" })
+            let eventId = try #require(parsed, "\(message.id)")
+            let play = try #require(stated.plays[eventId], "\(message.id)")
+            if message.atDerived {
+                // Stamped before the play before it in game order: it takes that later time.
+                #expect(message.at > play, "\(message.id)")
+            } else {
+                #expect(message.at == play, "\(message.id)")
+            }
+        }
+        // The 2017 game's stoppage after the first goal (33) and the faceoff after it (90) are stamped
+        // before the faceoff (89) that precedes them in game order: only their two messages are derived.
+        let derived = messages.filter(\.atDerived).map { String($0.id.dropFirst(prefix.count)) }
+        #expect(derived == derivedEvents)
+        #expect(!messages.contains { $0.id.hasSuffix("-ended") })
+        #expect(try Self.convert(game).map { $0.canonicalJSON() } == messages.map { $0.canonicalJSON() })
+    }
+
+    @Test func aFinalGameWithoutAGameEndPlayEndsAtADerivedTime() throws {
+        // The GAME_END play renamed to a type the converter ignores; abstractGameState stays Final.
+        let text = try String(contentsOfFile: Self.path("2022030236"), encoding: .utf8)
+        #expect(text.contains("\"eventTypeId\": \"GAME_END\""))
+        let edited = text.replacingOccurrences(of: "\"eventTypeId\": \"GAME_END\"", with: "\"eventTypeId\": \"X\"")
+        let messages = try NHLStatsAPI.convert([try JSONValue.parse(Data(edited.utf8))])
+        let ended = try #require(messages.last)
+        #expect(ended.id == "nhl-statsapi-2022030236-ended" && ended.event == .gameEnded(.closed))
+        // Its time is the last play's, carried over: derived.
+        #expect(ended.atDerived && ended.at == messages[messages.count - 2].at)
+        #expect(!messages.dropLast().contains { $0.atDerived })
+    }
+
     @Test func theFirstGoalsClockIsTheDocuments() throws {
         // SEA's first goal at 11:01 remaining; BUF's (Pominville) at 11:30.
         for (game, ms) in [("2022030236", 11 * 60_000 + 1000), ("2017020006", 11 * 60_000 + 30_000)] {

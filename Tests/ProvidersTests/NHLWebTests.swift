@@ -195,6 +195,27 @@ struct NHLWebTests {
         }
     }
 
+    @Test(arguments: games.map(\.game))
+    func everyPlayMessageIsMarkedDerivedTheScheduleNot(_ game: String) throws {
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.path(game))))
+                as? [String: Any])
+        let startText = try #require(root["startTimeUTC"] as? String)
+        let stated: Date = try #require(parseRFC3339(startText))
+        let messages = try Self.convert(game)
+        // game.scheduled is sent at the stated startTimeUTC; every other time is derived from the game clock.
+        let scheduled = try #require(messages.first)
+        #expect(scheduled.event.type == "game.scheduled" && scheduled.at == stated && !scheduled.atDerived)
+        #expect(!scheduled.canonicalJSON().contains("atDerived"))
+        #expect(messages.count > 10)
+        for message in messages.dropFirst() {
+            #expect(message.atDerived, "\(message.id)")
+            #expect(message.canonicalJSON().contains("\"atDerived\":true"))
+        }
+        // Converted again: the same marks.
+        #expect(try Self.convert(game).map { $0.canonicalJSON() } == messages.map { $0.canonicalJSON() })
+    }
+
     @Test func detectsItsDocumentsOnly() throws {
         for game in Self.games.map(\.game) {
             let data = try Data(contentsOf: URL(fileURLWithPath: Self.path(game)))

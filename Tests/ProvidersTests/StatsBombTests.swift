@@ -219,6 +219,33 @@ struct StatsBombTests {
     }
 
     @Test(arguments: [euroOpener, worldCupFinal, barcelonaGirona])
+    func everyTimeButTheStatedKickOffIsMarkedDerived(_ names: [String]) throws {
+        let messages = try Self.convert(names)
+        // game.scheduled at the match file's kick-off (match_date + kick_off): stated, not derived.
+        let scheduled = try #require(messages.first)
+        guard case .gameScheduled(_, _, let kickOff, _) = scheduled.event else {
+            Issue.record("the first message is \(scheduled.event.type)")
+            return
+        }
+        #expect(scheduled.at == kickOff && !scheduled.atDerived)
+        // Every other time is the kick-off plus the match time: derived, game.started included.
+        #expect(messages.count > 5)
+        for message in messages.dropFirst() { #expect(message.atDerived, "\(message.id)") }
+        #expect(try Self.convert(names).map { $0.canonicalJSON() } == messages.map { $0.canonicalJSON() })
+        // Read back: the mark survives (the times' sub-millisecond fractions need not).
+        for message in messages {
+            #expect(try FeedParser.parse(message.canonicalJSON()).atDerived == message.atDerived)
+        }
+    }
+
+    @Test func withoutTheMatchFileTheEpochKickOffIsDerivedToo() throws {
+        let messages = try Self.convert([Self.euroOpener[0]])
+        #expect(messages.first?.event.type == "game.scheduled")
+        #expect(messages.first?.at == Date(timeIntervalSince1970: 0))
+        #expect(messages.allSatisfy { $0.atDerived })
+    }
+
+    @Test(arguments: [euroOpener, worldCupFinal, barcelonaGirona])
     func detectedFromTheEventsDocument(_ names: [String]) throws {
         #expect(StatsBomb.detect(try Self.json(names[0])))
         #expect(!StatsBomb.detect(try Self.json(names[1])))
