@@ -47,12 +47,14 @@ struct SportmonksV3Writer {
         }
     }
 
-    private mutating func emit(_ suffix: String, _ at: Date, _ event: ScoreEvent) {
+    /// Sends `event` at `at` (never before the message before). Every time is derived from the kick-off
+    /// and the match minute (`derived`) but `game.scheduled`'s, the stated `starting_at`.
+    private mutating func emit(_ suffix: String, _ at: Date, _ event: ScoreEvent, derived: Bool = true) {
         last = max(last, at)
         out.append(
             FeedMessage(
                 id: "\(SportmonksV3.name)-\(fixture.fixtureId)-\(suffix)", gameId: fixture.gameId, at: last,
-                event: event))
+                event: event, atDerived: derived))
     }
 
     /// The derived instant of match time `ms` in `period`: the kick-off, the breaks before the period and
@@ -64,7 +66,8 @@ struct SportmonksV3Writer {
     mutating func messages() throws(ConvertError) -> [FeedMessage] {
         emit(
             "scheduled", fixture.startsAt,
-            .gameScheduled(home: fixture.home, away: fixture.away, startsAt: fixture.startsAt, setup: fixture.setup))
+            .gameScheduled(home: fixture.home, away: fixture.away, startsAt: fixture.startsAt, setup: fixture.setup),
+            derived: false)
         guard let known = Self.state(fixture.stateId) else {
             throw fixture.stateNode.failure("a state of a game not started, in play or finished expected")
         }

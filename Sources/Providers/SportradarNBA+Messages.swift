@@ -9,6 +9,10 @@ struct SportradarNBAWriter {
     private var period = 0
     private var periodEnded = false
     private var last: Date
+    /// Whether `last` is derived (docs/providers.md, "Time"): not the wall clock of the event being read
+    /// (nba-t3's times from the game clock, a wall clock earlier than the time before, the end after the
+    /// last event). The messages sent at `last` carry it as `atDerived`.
+    private var lastDerived = false
     /// The running score so far: stated (v7) or counted from the made shots (nba-t3).
     private var score = (home: 0, away: 0)
 
@@ -20,7 +24,8 @@ struct SportradarNBAWriter {
     private mutating func emit(_ suffix: String, _ at: Date, _ event: ScoreEvent) {
         out.append(
             FeedMessage(
-                id: "\(SportradarNBA.name)-\(game.uuid)-\(suffix)", gameId: game.gameId, at: at, event: event))
+                id: "\(SportradarNBA.name)-\(game.uuid)-\(suffix)", gameId: game.gameId, at: at, event: event,
+                atDerived: lastDerived))
     }
 
     mutating func messages() throws(ConvertError) -> [FeedMessage] {
@@ -33,12 +38,16 @@ struct SportradarNBAWriter {
             let node = item.node
             let id = try node["id"].string()
             let clockMs = try node["clock"].present?.clock()
-            // The wall clock, else the derived time; a time earlier than the one before is not taken.
-            if let wall = try node["wall_clock"].present?.instant() {
-                last = max(last, wall)
+            // The wall clock, else the derived time; a time earlier than the one before is not taken
+            // (the time before is kept: derived).
+            let wall = try node["wall_clock"].present?.instant()
+            let time =
+                wall ?? SportradarNBA.derivedAt(start: game.startsAt, period: item.period, clockMs: clockMs ?? 0)
+            if time >= last {
+                last = time
+                lastDerived = wall == nil
             } else {
-                last = max(
-                    last, SportradarNBA.derivedAt(start: game.startsAt, period: item.period, clockMs: clockMs ?? 0))
+                lastDerived = true
             }
             enter(item, id: id, at: last)
             let eventType = try node["event_type"].string()
@@ -49,6 +58,8 @@ struct SportradarNBAWriter {
             }
             try scoring(node, id: id, eventType: eventType, clockMs: clockMs, at: last)
         }
+        // The end the status gives keeps the last event's time.
+        lastDerived = true
         switch game.status {
         case "closed", "complete":
             guard started else { break }

@@ -10,6 +10,10 @@ struct SportradarFootballWriter {
     private var periodEnded = false
     private var ended = false
     private var last: Date
+    /// Whether `last` is derived (docs/providers.md, "Time"): not the wall clock of the item being read
+    /// (v1, an item without a wall clock, a wall clock earlier than the time before, the end after the
+    /// last item). The messages sent at `last` carry it as `atDerived`.
+    private var lastDerived = false
     /// The running score so far: the plays' stated one (v7), the sum of their `score` points (v1).
     private var score = (home: 0, away: 0)
     private var situation: Situation?
@@ -22,7 +26,8 @@ struct SportradarFootballWriter {
     private mutating func emit(_ suffix: String, _ at: Date, _ event: ScoreEvent) {
         out.append(
             FeedMessage(
-                id: "\(game.league.format)-\(game.uuid)-\(suffix)", gameId: game.gameId, at: at, event: event))
+                id: "\(game.league.format)-\(game.uuid)-\(suffix)", gameId: game.gameId, at: at, event: event,
+                atDerived: lastDerived))
     }
 
     mutating func messages() throws(ConvertError) -> [FeedMessage] {
@@ -30,14 +35,23 @@ struct SportradarFootballWriter {
             "scheduled", game.startsAt,
             .gameScheduled(home: game.home, away: game.away, startsAt: game.startsAt, setup: game.setup))
         for item in game.items {
-            // A time that goes back (a corrected play) keeps the time before it.
-            if let time = try time(item) { last = max(last, time) }
+            // A time that goes back (a corrected play) keeps the time before it: derived, as is a time
+            // from the game clock (v1) and the time an item without one keeps.
+            let (time, stated) = try time(item)
+            if let time, time >= last {
+                last = time
+                lastDerived = !stated
+            } else {
+                lastDerived = true
+            }
             switch try item.node["type"].string() {
             case "play" where game.shape == .periods: try play(item, at: last)
             case "play": try olderPlay(item, at: last)
             default: try event(item, at: last)
             }
         }
+        // The end the status gives keeps the last item's time.
+        lastDerived = true
         if !ended {
             switch game.status {
             case "closed", "complete": if started { end(at: last) }
@@ -49,14 +63,15 @@ struct SportradarFootballWriter {
         return out
     }
 
-    /// The item's time: v7's `wall_clock`; in the older shape (no wall clock) the scheduled start plus
-    /// the game time elapsed at the play's clock, 15 minutes a period (derived).
-    private func time(_ item: SportradarFootballItem) throws(ConvertError) -> Date? {
-        guard game.shape == .quarters else { return try item.node["wall_clock"].present?.instant() }
-        guard let clock = item.node["clock"].present else { return nil }
+    /// The item's time and whether the document states it: v7's `wall_clock` (stated); in the older
+    /// shape (no wall clock) the scheduled start plus the game time elapsed at the play's clock, 15
+    /// minutes a period (derived).
+    private func time(_ item: SportradarFootballItem) throws(ConvertError) -> (Date?, stated: Bool) {
+        guard game.shape == .quarters else { return (try item.node["wall_clock"].present?.instant(), true) }
+        guard let clock = item.node["clock"].present else { return (nil, false) }
         let left = min(try SportradarFootballGame.clock(clock), Self.periodMs)
         let elapsed = (item.period - 1) * Self.periodMs + Self.periodMs - left
-        return game.startsAt.addingTimeInterval(Double(elapsed) / 1000)
+        return (game.startsAt.addingTimeInterval(Double(elapsed) / 1000), false)
     }
 
     private static let periodMs = 15 * 60_000

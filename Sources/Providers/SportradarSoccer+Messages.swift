@@ -15,6 +15,10 @@ struct SportradarSoccerWriter {
     private var shootout = (home: 0, away: 0)
     /// The ids of the goals sent, per side, latest last (a running score that goes down retracts them).
     private var goals: [Side: [String]] = [.home: [], .away: []]
+    /// Whether the time of the messages being sent is derived (docs/providers.md, "Time"): not the
+    /// event's own `time` (none, or clamped between its neighbours' times), the end the status gives
+    /// after the last event, or a `game.scheduled` at the first event's time (no `scheduled`).
+    private var derived = false
 
     init(game: SportradarSoccerGame) {
         self.game = game
@@ -23,13 +27,14 @@ struct SportradarSoccerWriter {
     private mutating func emit(_ suffix: String, _ at: Date, _ event: ScoreEvent) {
         out.append(
             FeedMessage(
-                id: "\(SportradarSoccer.name)-\(game.gameId)-\(suffix)", gameId: game.gameId, at: at, event: event))
+                id: "\(SportradarSoccer.name)-\(game.gameId)-\(suffix)", gameId: game.gameId, at: at, event: event,
+                atDerived: derived))
     }
 
     /// Each event's `at`: its `time`, but never after a later event's (an event entered late, such as
     /// substitutions and cards typed in hours after the match, takes the earliest later time) and never
-    /// before the one before it.
-    private func times() throws(ConvertError) -> [Date] {
+    /// before the one before it; derived when that is not its own `time`.
+    private func times() throws(ConvertError) -> [(at: Date, derived: Bool)] {
         var given: [Date?] = []
         for event in game.events { given.append(try event["time"].present?.instant()) }
         var latest = Date.distantFuture
@@ -39,22 +44,24 @@ struct SportradarSoccerWriter {
             bound[index] = latest
         }
         var last = game.startsAt
-        var result: [Date] = []
+        var result: [(at: Date, derived: Bool)] = []
         for index in given.indices {
             if let time = given[index] { last = max(last, min(time, bound[index])) }
-            result.append(last)
+            result.append((last, last != given[index]))
         }
         return result
     }
 
     mutating func messages() throws(ConvertError) -> [FeedMessage] {
+        derived = !game.startsAtStated
         emit(
             "scheduled", game.startsAt,
             .gameScheduled(home: game.home, away: game.away, startsAt: game.startsAt, setup: game.setup))
         let times = try times()
         var last = game.startsAt
-        for (index, (node, at)) in zip(game.events, times).enumerated() {
-            last = at
+        for (index, (node, time)) in zip(game.events, times).enumerated() {
+            let at = time.at
+            (last, derived) = time
             let id = String(try eventId(node))
             let type = try node["type"].string()
             if let card = SportradarSoccer.card(type) {
@@ -78,6 +85,8 @@ struct SportradarSoccerWriter {
                 break
             }
         }
+        // The end the status gives keeps the last event's time.
+        derived = true
         if let status = game.status {
             try official(status, at: last)
             if !ended {

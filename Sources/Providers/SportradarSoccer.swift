@@ -78,6 +78,8 @@ struct SportradarSoccerGame {
     let home: Team
     let away: Team
     let startsAt: Date
+    /// Whether `startsAt` is the stated `sport_event.scheduled` (else the first event's time).
+    let startsAtStated: Bool
     let setup: GameSetup
     /// The number of the shoot-out's period under `setup.rules`.
     let shootoutPeriod: Int
@@ -99,8 +101,10 @@ struct SportradarSoccerGame {
         let firstTime = try events.first?["time"].present?.instant()
         if let scheduled = event["scheduled"].present {
             startsAt = try scheduled.instant()
+            startsAtStated = true
         } else if let firstTime {
             startsAt = firstTime
+            startsAtStated = false
         } else {
             throw event["scheduled"].failure("missing, and the timeline has no time")
         }

@@ -191,6 +191,22 @@ struct SportmonksTests {
         }
     }
 
+    /// Issue 27 point 1: no event states a wall clock, so every message but `game.scheduled` (at the
+    /// stated `starting_at`) is marked derived, the same way on every conversion.
+    @Test(arguments: zip(both, ["2025-05-25T15:00:00Z", "2026-02-28T15:00:00Z"]))
+    func everyTimeButTheScheduledOneIsMarkedDerived(_ name: String, _ startingAt: String) throws {
+        let bytes = try Self.data(name)
+        let messages = try Self.convert(bytes)
+        #expect(messages.count > 10)
+        #expect(messages.first?.event.type == "game.scheduled" && messages.first?.atDerived == false)
+        #expect(messages.first?.at == parseRFC3339(startingAt))
+        #expect(!messages[0].canonicalJSON().contains("atDerived"))
+        #expect(messages.dropFirst().allSatisfy { $0.atDerived })
+        #expect(messages.dropFirst().allSatisfy { $0.canonicalJSON().contains(#""atDerived":true"#) })
+        let again = try Self.convert(bytes)
+        #expect(again == messages && again.map { $0.canonicalJSON() } == messages.map { $0.canonicalJSON() })
+    }
+
     @Test(arguments: both)
     func convertingTwiceGivesTheSameMessagesAndAutoDetects(_ name: String) throws {
         let bytes = try Self.data(name)

@@ -212,6 +212,44 @@ struct SportradarNBATests {
             messages.suffix(2).map(\.event) == [.scoreCorrected(homeScore: 111, awayScore: 108), .gameEnded(.closed)])
     }
 
+    /// Issue 27 point 1: nba-t3 has no wall clock, so every message of the played game but
+    /// `game.scheduled` (at the stated `scheduled`) is marked derived; the pre-game document's only
+    /// message is not.
+    @Test func nbaT3TimesAreMarkedDerived() throws {
+        let messages = try Self.convert(Self.game)
+        #expect(messages.count == 113)
+        #expect(messages.first?.event.type == "game.scheduled" && messages.first?.atDerived == false)
+        #expect(messages.first?.at == parseRFC3339("2017-01-21T00:00:00Z"))
+        #expect(messages.dropFirst().allSatisfy { $0.atDerived })
+        #expect(try Self.convert(Self.scheduled).map { $0.atDerived } == [false])
+        for game in [Self.game, Self.scheduled] {
+            let first = try Self.convert(game)
+            let again = try Self.convert(game)
+            #expect(again == first && again.map { $0.canonicalJSON() } == first.map { $0.canonicalJSON() })
+        }
+    }
+
+    /// v7: an event's messages are at its `wall_clock`, unmarked; an event without one, or with one
+    /// earlier than the time before (not taken), and the end the status gives after the last event keep
+    /// the time before them, marked derived.
+    @Test func v7WallClocksAreStatedAndTheRestDerived() throws {
+        let prefix = "sportradar-nba-test-game-"
+        let messages = try ProviderFormats.convert([Data(Self.overtime.utf8)], format: nil).messages
+        #expect(messages.filter { $0.atDerived }.map { $0.id.dropFirst(prefix.count) } == ["corrected", "ended"])
+        #expect(messages.suffix(2).allSatisfy { $0.at == parseRFC3339("2024-01-14T02:10:00Z") })
+        let edited = Self.overtime.replacingOccurrences(
+            of: #""clock":"5:00","wall_clock":"2024-01-14T00:40:00+00:00","#, with: #""clock":"5:00","#
+        ).replacingOccurrences(of: "2024-01-14T02:06:00+00:00", with: "2024-01-14T02:04:00+00:00")
+        let marked = try ProviderFormats.convert([Data(edited.utf8)], format: nil).messages
+        #expect(
+            marked.filter { $0.atDerived }.map { $0.id.dropFirst(prefix.count) } == [
+                "e3-period", "e3", "e7", "corrected", "ended",
+            ])
+        #expect(marked.first { $0.id == prefix + "e3" }?.at == parseRFC3339("2024-01-14T00:30:00Z"))
+        #expect(marked.first { $0.id == prefix + "e7" }?.at == parseRFC3339("2024-01-14T02:05:00Z"))
+        #expect(try ProviderFormats.convert([Data(edited.utf8)], format: nil).messages == marked)
+    }
+
     static func failure(_ text: String) -> ConvertError? {
         do {
             _ = try ProviderFormats.convert([Data(text.utf8)], format: SportradarNBA.self)

@@ -109,6 +109,22 @@ struct SportradarNCAAFBTests {
         }
     }
 
+    /// Issue 27 point 1: the v1 documents have no wall clock, so every message but `game.scheduled` (at
+    /// the stated `scheduled`) is marked derived, the same way on every conversion.
+    @Test func theOlderShapesTimesAreAllMarkedDerived() throws {
+        for (game, scheduled, count) in [
+            (Self.asuAtAri, "2016-11-26T02:30:00Z", 205), (Self.nwAtIow, "2014-11-01T16:00:00Z", 178),
+        ] {
+            let messages = try Self.convert(game)
+            #expect(messages.count == count)
+            #expect(messages.first?.event.type == "game.scheduled" && messages.first?.atDerived == false)
+            #expect(messages.first?.at == parseRFC3339(scheduled))
+            #expect(messages.dropFirst().allSatisfy { $0.atDerived })
+            let again = try Self.convert(game)
+            #expect(again == messages && again.map { $0.canonicalJSON() } == messages.map { $0.canonicalJSON() })
+        }
+    }
+
     @Test func detectsCollegeGamesOfEitherShape() throws {
         for game in [Self.asuAtAri, Self.nwAtIow] {
             let data = try Data(contentsOf: URL(fileURLWithPath: Self.path(game)))
@@ -172,6 +188,11 @@ struct SportradarNCAAFBTests {
                 "6 - away touchdown", "6 - home defensiveConversion",
             ])
         #expect(messages.contains { $0.event == .periodStarted(period: 6, kind: .overtime) })
+        // Only p1 and p10 state a wall clock; every other play and event keeps the time before it (derived).
+        #expect(
+            messages.filter { !$0.atDerived }.map { $0.id.dropFirst("sportradar-ncaafb-test-ncaafb-".count) } == [
+                "scheduled", "started", "p1", "p10",
+            ])
         // A stated final the plays do not make: the summary's points are the official total, so the
         // difference becomes a score.corrected before the end (the scoring list stays the plays').
         let unmade = Self.overtime.replacingOccurrences(

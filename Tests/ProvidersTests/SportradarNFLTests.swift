@@ -289,6 +289,91 @@ struct SportradarNFLTests {
         }
     }
 
+    /// The v7 document's items in game order with the wall clock each gives `at` (read with Foundation's
+    /// JSON reader): `nil` for an item without one or with one earlier than the time before (not taken).
+    static func statedTimes(_ path: String) throws -> (scheduled: Date, items: [(id: String, at: Date?)]) {
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        let text = try #require(root["scheduled"] as? String)
+        let scheduled = try #require(parseRFC3339(text))
+        var last = scheduled
+        var items: [(String, Date?)] = []
+        for period in try #require(root["periods"] as? [[String: Any]]) {
+            for entry in try #require(period["pbp"] as? [[String: Any]]) {
+                let events = entry["type"] as? String == "drive" ? entry["events"] as? [[String: Any]] ?? [] : [entry]
+                for event in events {
+                    let id = try #require(event["id"] as? String)
+                    if let text = event["wall_clock"] as? String, let wall = parseRFC3339(text), wall >= last {
+                        items.append((id, wall))
+                        last = wall
+                    } else {
+                        items.append((id, nil))
+                    }
+                }
+            }
+        }
+        return (scheduled, items.map { (id: $0.0, at: $0.1) })
+    }
+
+    /// Issue 27 point 1: a message is marked `atDerived` exactly when its `at` is not a wall clock the
+    /// document states for it.
+    @Test func theTimesNotStatedByAWallClockAreMarkedDerived() throws {
+        // v7: every message of a play with a wall clock is at that wall clock, unmarked; the setup (the
+        // start), the period ends, a penalty without a wall clock, the play whose wall clock goes back
+        // five hours (20:55:59 after 01:55:00: kept at 01:55:00) and the game's end are derived.
+        let (scheduled, items) = try Self.statedTimes(Self.path(Self.game))
+        let stated = Dictionary(uniqueKeysWithValues: items.compactMap { item in item.at.map { (item.id, $0) } })
+        #expect(stated.count == 176 && items.count == 183)
+        let messages = try Self.convert(Self.game)
+        let prefix = "sportradar-nfl-0cb301fa-629d-4209-a8a6-9f76dfc695be-"
+        for message in messages {
+            var item = String(message.id.dropFirst(prefix.count))
+            for tail in ["-situation", "-period", "-corrected"] where item.hasSuffix(tail) {
+                item = String(item.dropLast(tail.count))
+            }
+            if item == "scheduled" {
+                #expect(!message.atDerived && message.at == scheduled)
+            } else if let wall = stated[item] {
+                #expect(!message.atDerived && message.at == wall, "\(message.id)")
+            } else {
+                #expect(message.atDerived, "\(message.id)")
+            }
+        }
+        #expect(
+            messages.filter { $0.atDerived }.map { $0.id.dropFirst(prefix.count) } == [
+                "started", "b1ee1975-01bc-4264-a1b2-e2f204e9cad4-situation", "f41a6b3a-95fc-41a9-b0bf-88ade641643b",
+                "36888bef-45b7-4040-9726-0c73dd600963", "f17e417b-8ddd-4dd9-a9bb-80328ce950eb",
+                "2b3a0fe3-06a9-4014-977f-00ed4d4e139b-situation", "period-4-ended", "ended",
+            ])
+        let back = try #require(messages.first { $0.id == prefix + "b1ee1975-01bc-4264-a1b2-e2f204e9cad4-situation" })
+        #expect(back.at == parseRFC3339("2016-11-14T01:55:00Z"))
+        #expect(back.canonicalJSON().contains(#""atDerived":true"#))
+        // v1 (no wall clock): every message but game.scheduled (at the stated `scheduled`) is derived.
+        let older = try Self.convert(Self.olderGame)
+        #expect(older.first?.event.type == "game.scheduled" && older.first?.atDerived == false)
+        #expect(older.first?.at == parseRFC3339("2016-09-12T00:30:00Z"))
+        #expect(older.count == 165 && older.dropFirst().allSatisfy { $0.atDerived })
+        // Converting twice marks the same messages, in the same canonical lines.
+        for (game, first) in [(Self.game, messages), (Self.olderGame, older)] {
+            let again = try Self.convert(game)
+            #expect(again == first)
+            #expect(again.map { $0.canonicalJSON() } == first.map { $0.canonicalJSON() })
+        }
+    }
+
+    /// The written document: plays p1 and p7 state wall clocks; the others, the period end and the game
+    /// over keep the time before them (derived).
+    @Test func aWrittenV7DocumentMarksThePlaysWithoutAWallClock() throws {
+        let messages = try ProviderFormats.convert([Data(Self.overtime.utf8)], format: SportradarNFL.self).messages
+        let prefix = "sportradar-nfl-test-game-"
+        #expect(
+            messages.filter { !$0.atDerived }.map { $0.id.dropFirst(prefix.count) } == [
+                "scheduled", "started", "p1", "p7-period", "p7",
+            ])
+        #expect(messages.first { $0.id == prefix + "p7" }?.at == parseRFC3339("2024-01-14T21:00:00Z"))
+        #expect(messages.suffix(2).allSatisfy { $0.atDerived && $0.at == parseRFC3339("2024-01-14T21:00:00Z") })
+    }
+
     @Test func detectsItsDocumentsOnly() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: Self.path(Self.game)))
         #expect(ProviderFormats.detect(try JSONValue.parse(data))?.name == SportradarNFL.name)

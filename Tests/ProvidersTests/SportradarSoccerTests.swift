@@ -195,6 +195,77 @@ struct SportradarSoccerTests {
         }
     }
 
+    /// The timeline's `time` of each event by id, read with Foundation's JSON reader, and the first
+    /// event's (which starts the game) as `started`.
+    static func eventTimes(_ data: Data) throws -> [String: Date] {
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let timeline = try #require(root["timeline"] as? [[String: Any]])
+        var times: [String: Date] = [:]
+        for item in timeline {
+            guard let text = item["time"] as? String else { continue }
+            times[String(try #require(item["id"] as? Int))] = parseRFC3339(text)
+        }
+        times["started"] = (timeline.first?["time"] as? String).flatMap { parseRFC3339($0) }
+        return times
+    }
+
+    /// The event a message comes from: its id less the prefix and the suffix of an event's other messages.
+    static func event(of id: String, prefix: String) -> String {
+        var event = String(id.dropFirst(prefix.count))
+        if let range = event.range(of: "-retracts-") { event = String(event[..<range.lowerBound]) }
+        for tail in ["-period-ended", "-period", "-clock", "-corrected"] where event.hasSuffix(tail) {
+            event = String(event.dropLast(tail.count))
+        }
+        return event
+    }
+
+    /// Issue 27 point 1: a message is at its event's stated `time`, unmarked, unless that time was not
+    /// taken (Copenhagen-Zilina's two yellow cards typed in at 01:10:53 the next day take the match's
+    /// end, 19:21:04: derived); Frankfurt-Bremen has nothing derived. The same on every conversion.
+    @Test(arguments: [
+        (copenhagen, ["328141504", "328141508"]), (frankfurt, []),
+    ])
+    func messagesNotAtTheirEventsTimeAreMarkedDerived(_ name: String, _ derived: [String]) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.path(name + ".timeline")))
+        let times = try Self.eventTimes(data)
+        let messages = try Self.convert(name + ".timeline")
+        let prefix = "sportradar-soccer-\(try #require(messages.first?.gameId))-"
+        #expect(messages.first?.event.type == "game.scheduled" && messages.first?.atDerived == false)
+        for message in messages.dropFirst() where !message.atDerived {
+            let event = Self.event(of: message.id, prefix: prefix)
+            #expect(message.at == times[event], "\(message.id)")
+        }
+        #expect(messages.filter { $0.atDerived }.map { Self.event(of: $0.id, prefix: prefix) } == derived)
+        for card in messages where card.atDerived {
+            #expect(card.event.type == "card.shown" && card.at == parseRFC3339("2017-07-19T19:21:04Z"))
+            #expect(times[Self.event(of: card.id, prefix: prefix)] == parseRFC3339("2017-07-20T01:10:53Z"))
+        }
+        let again = try Self.convert(name + ".timeline")
+        #expect(again == messages && again.map { $0.canonicalJSON() } == messages.map { $0.canonicalJSON() })
+    }
+
+    /// An event without a `time` keeps the time before it (derived), and so does the end the status
+    /// gives when the timeline has no `match_ended` (without it, the late cards keep their own time).
+    @Test func anEventWithoutATimeAndAnEndFromTheStatusAreDerived() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.path(Self.copenhagen + ".timeline")))
+        var root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var timeline = try #require(root["timeline"] as? [[String: Any]])
+        let goal = try #require(timeline.firstIndex { $0["id"] as? Int == 328_053_594 })
+        timeline[goal]["time"] = nil
+        timeline.removeAll { $0["type"] as? String == "match_ended" }
+        root["timeline"] = timeline
+        let edited = try JSONSerialization.data(withJSONObject: root)
+        let messages = try ProviderFormats.convert([edited], format: SportradarSoccer.self).messages
+        let prefix = "sportradar-soccer-sr:match:11854838-"
+        #expect(
+            messages.filter { $0.atDerived }.map { $0.id.dropFirst(prefix.count) } == [
+                "328053594", "ended-period-ended", "ended",
+            ])
+        #expect(messages.first { $0.id == prefix + "328053594" }?.at == parseRFC3339("2017-07-19T18:35:04Z"))
+        #expect(
+            messages.last?.event == .gameEnded(.closed) && messages.last?.at == parseRFC3339("2017-07-20T01:10:53Z"))
+    }
+
     @Test func detectsItsTimelinesOnly() throws {
         for name in [Self.copenhagen, Self.frankfurt] {
             let data = try Data(contentsOf: URL(fileURLWithPath: Self.path(name + ".timeline")))
