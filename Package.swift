@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-http2", exact: "1.46.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
         .package(url: "https://github.com/apple/swift-certificates", exact: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", exact: "1.7.4"),
@@ -169,6 +170,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -182,7 +184,8 @@ let package = Package(
                 "ScoreStore", "LocalPostgres", "ScoreDomain", "LiveActivity", "PostgresClient", "Retrosheet",
                 "PushDelivery", "APNs", "APNsSandbox", "FCM", "FCMSandbox", "ScoreFeedServer", "MLBFeed", "MLBFollow",
                 "LiveFollow", "Providers", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -192,10 +195,9 @@ let package = Package(
         .target(
             name: "ScoreFeedBench",
             dependencies: [
-                "ScoreFeedCLI", "ScoreStore", "ScoreDomain", "LiveActivity", "PostgresClient", "Retrosheet",
+                "ScoreFeedCLI", "ScoreStore", "ScoreDomain", "PostgresClient", "Retrosheet", "Providers",
                 "PushDelivery", "APNs", "APNsSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(name: "scorefeed-bench", dependencies: ["ScoreFeedBench"]),
@@ -211,7 +213,6 @@ let package = Package(
                 "MLBFeed", "ScoreDomain", "LiveFollowTesting",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
@@ -234,7 +235,7 @@ let package = Package(
         .testTarget(
             name: "LiveFollowTests",
             dependencies: [
-                "LiveFollow", "LiveFollowTesting", "Providers", "Retry", "ScoreStore", "ScoreDomain", "PostgresClient",
+                "LiveFollow", "LiveFollowTesting", "Providers", "ScoreStore", "ScoreDomain", "PostgresClient",
                 "ScoreFeedTesting", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -242,7 +243,10 @@ let package = Package(
         .testTarget(name: "ProvidersTests", dependencies: ["Providers", "ScoreDomain", "ScoreFeedTesting"]),
         .testTarget(
             name: "ScoreStoreTests",
-            dependencies: ["ScoreStore", "PostgresClient", "ScoreDomain", "LiveActivity", "ScoreFeedTesting"]
+            dependencies: [
+                "ScoreStore", "PostgresClient", "ScoreDomain", "LiveActivity", "ScoreFeedTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "ScoreFeedCLITests",
@@ -275,11 +279,10 @@ let package = Package(
             name: "FCMTests",
             dependencies: [
                 "JOSE",
-                "FCM", "FCMSandbox", "HTTP2Client", "ScoreDomain", "ScoreFeedTesting",
+                "FCM", "FCMSandbox", "ScoreDomain", "ScoreFeedTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(
@@ -287,7 +290,6 @@ let package = Package(
             dependencies: [
                 "JOSE",
                 "FCMSandbox", "HTTP2Client", "ScoreDomain",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -298,22 +300,21 @@ let package = Package(
         .testTarget(
             name: "PushDeliveryTests",
             dependencies: [
-                "Retry", "PushDelivery", "APNs", "APNsSandbox", "FCM", "FCMSandbox",
-                .product(name: "Crypto", package: "swift-crypto"),
-                "ScoreStore",
-                "ScoreDomain", "LiveActivity", "PostgresClient",
-                "ScoreFeedTesting", .product(name: "Logging", package: "swift-log"),
+                "Retry", "PushDelivery", "APNs", "APNsSandbox", "FCM", "FCMSandbox", "ScoreStore", "ScoreDomain",
+                "LiveActivity", "PostgresClient", "ScoreFeedTesting",
             ]
         ),
         .testTarget(
             name: "ScoreFeedServerTests",
             dependencies: [
                 "ScoreFeedServer", "ScoreStore", "ScoreDomain", "PostgresClient", "ScoreFeedTesting", "ChildProcess",
-                "APNs", "APNsSandbox", "FCM", "FCMSandbox", "LocalPostgres",
+                "APNs", "APNsSandbox", "FCM", "FCMSandbox", "LocalPostgres", "Retry",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
