@@ -869,8 +869,12 @@ enum EmbeddedOpenAPI {
                   schema: {type: string, enum: [scheduled, inprogress, delayed, suspended, closed, cancelled, postponed]}
                 - name: date
                   in: query
-                  description: Games starting on this UTC day.
+                  description: Games starting on this day, in the time zone tz (default UTC).
                   schema: {type: string, format: date}
+                - name: tz
+                  in: query
+                  description: The IANA time zone of the day (`Europe/Paris`); default UTC. Unknown zones are a 400 naming tz.
+                  schema: {type: string, example: America/New_York}
               responses:
                 "200":
                   description: The games.
@@ -895,6 +899,10 @@ enum EmbeddedOpenAPI {
                   in: query
                   schema: {type: string, format: date}
                   example: 2026-05-01
+                - name: tz
+                  in: query
+                  description: The IANA time zone of the day (`Europe/Paris`); default UTC. Unknown zones are a 400 naming tz.
+                  schema: {type: string, example: America/New_York}
               responses:
                 "200":
                   description: The day shown, the days, and its games.

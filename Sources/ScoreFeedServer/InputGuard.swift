@@ -51,5 +51,38 @@ enum InputGuard {
     }
 
     /// The rule of a `date` query parameter, for its 400.
-    static let dayRule = "must be a day such as 2019-04-01 (UTC), from 1850-01-01 to 2200-12-31"
+    static let dayRule = "must be a day such as 2019-04-01, from 1850-01-01 to 2200-12-31"
+
+    /// The instants of day `text` (`YYYY-MM-DD`) in `zone`: from its midnight to the next (23 or 25
+    /// hours on a daylight-saving change).
+    static func day(_ text: String, in zone: TimeZone) -> Range<Date>? {
+        guard let utc = day(text) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var parts = calendar.dateComponents([.year, .month, .day], from: utc)
+        calendar.timeZone = zone
+        guard let start = calendar.date(from: parts) else { return nil }
+        parts.day = (parts.day ?? 1) + 1
+        guard let end = calendar.date(from: parts), end > start else { return nil }
+        return start..<end
+    }
+
+    /// The `tz` query parameter: an IANA time zone such as `Europe/Paris` (default UTC).
+    static func zone(_ request: Request) throws -> TimeZone {
+        guard let name = request.uri.queryParameters.get("tz") else { return TimeZone(identifier: "UTC")! }
+        guard name.count <= 64, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "/_+-".contains($0)) }),
+            let zone = TimeZone(identifier: String(name))
+        else {
+            throw badQuery("tz", "must be an IANA time zone such as Europe/Paris or America/New_York")
+        }
+        return zone
+    }
+
+    /// `date` in `zone` as `YYYY-MM-DD`.
+    static func dayText(_ date: Date, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
 }

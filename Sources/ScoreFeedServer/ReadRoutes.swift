@@ -14,7 +14,8 @@ struct ReadRoutes {
     /// other readers see every push with its tokens shortened.
     let appKeys: AppKeys
 
-    /// `GET /v1/games[?status=live][&date=2019-04-01]`: the games, most recently scheduled first.
+    /// `GET /v1/games[?status=live][&date=2019-04-01[&tz=Europe/Paris]]`: the games, most recently
+    /// scheduled first; `date` is a day in the time zone `tz` (default UTC).
     func games(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         let status = try query.get("status").map { name -> GameStatus in
@@ -24,14 +25,15 @@ struct ReadRoutes {
             }
             return status
         }
-        let day = try query.get("date").map { text -> Date in
-            guard let day = InputGuard.day(String(text)) else {
+        let zone = try InputGuard.zone(request)
+        let day = try query.get("date").map { text -> Range<Date> in
+            guard let day = InputGuard.day(String(text), in: zone) else {
                 throw InputGuard.badQuery("date", InputGuard.dayRule)
             }
             return day
         }
         let pool = try await database.ready().reads
-        let games = try await pool.withSession { try ScoreProjection.all(status: status, day: day, in: $0) }
+        let games = try await pool.withSession { try ScoreProjection.all(status: status, during: day, in: $0) }
         return .json(raw: "[" + games.map { $0.canonicalJSON() }.joined(separator: ",") + "]")
     }
 

@@ -21,7 +21,11 @@ extension Scoreboard {
 
         const el = (tag, className, textContent) =>
           Object.assign(document.createElement(tag), className ? { className } : {}, textContent != null ? { textContent } : {});
-        const dayOf = (iso) => iso.slice(0, 10);
+        // Days are the viewer's: the server files games under days of this time zone.
+        const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+        const dayFormat = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" });
+        const dayOf = (iso) => dayFormat.format(new Date(iso));
+        const askedDay = () => new URLSearchParams(location.search).get("day");
         const dayLabel = (day) => new Date(day + "T12:00:00Z").toLocaleDateString([], { weekday: "short", month: "short", day: "numeric", timeZone: "UTC" });
         const two = (n) => String(n).padStart(2, "0");
         // Soccer lists the home side first, the other sports the visitors.
@@ -297,7 +301,8 @@ extension Scoreboard {
         function applyFilter(element) { element.hidden = filter !== "all" && element.dataset.group !== filter; }
 
         async function load(day) {
-          const response = await fetch("/v1/scoreboard" + (day ? `?date=${encodeURIComponent(day)}` : ""));
+          const query = `?tz=${encodeURIComponent(zone)}` + (day ? `&date=${encodeURIComponent(day)}` : "");
+          const response = await fetch("/v1/scoreboard" + query);
           if (!response.ok) return;
           const board = await response.json();
           currentDay = board.date;
@@ -356,7 +361,12 @@ extension Scoreboard {
         detail.addEventListener("click", (event) => { if (event.target === detail) detail.hidden = true; });
         document.addEventListener("keydown", (event) => { if (event.key === "Escape") detail.hidden = true; });
 
-        daySelect.addEventListener("change", () => load(daySelect.value).catch(() => {}));
+        // A URL per day: /?day=YYYY-MM-DD (the viewer's day), kept in the history.
+        daySelect.addEventListener("change", () => {
+          history.pushState(null, "", `?day=${encodeURIComponent(daySelect.value)}`);
+          load(daySelect.value).catch(() => {});
+        });
+        window.addEventListener("popstate", () => load(askedDay()).catch(() => {}));
         for (const button of document.querySelectorAll(".filters button")) {
           button.addEventListener("click", () => {
             filter = button.dataset.filter;
@@ -381,6 +391,6 @@ extension Scoreboard {
             if (stream.readyState === EventSource.CLOSED) setTimeout(listen, 3000);
           };
         }
-        load(null).catch(() => {}).finally(listen);
+        load(askedDay()).catch(() => {}).finally(listen);
         """#
 }

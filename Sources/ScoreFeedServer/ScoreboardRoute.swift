@@ -5,23 +5,26 @@ import ScoreDomain
 import ScoreStore
 
 extension ReadRoutes {
-    /// `GET /v1/scoreboard[?date=YYYY-MM-DD]`: everything the scoreboard page shows, in one request:
-    /// the days that have games (with how many), and the games of one day (default: today if it has
-    /// games, else the nearest earlier day, else the first), each with its newest push.
+    /// `GET /v1/scoreboard[?date=YYYY-MM-DD][&tz=Area/City]`: everything the scoreboard page shows, in
+    /// one request: the days that have games (with how many), and the games of one day (default: today
+    /// if it has games, else the nearest earlier day, else the first), each with its newest push; days
+    /// are the time zone `tz`'s (default UTC).
     func scoreboard(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let zone = try InputGuard.zone(request)
         let asked = try request.uri.queryParameters.get("date").map { text -> String in
-            guard InputGuard.day(String(text)) != nil else {
+            guard InputGuard.day(String(text), in: zone) != nil else {
                 throw InputGuard.badQuery("date", InputGuard.dayRule)
             }
             return String(text)
         }
-        let today = String(rfc3339(Date()).prefix(10))
+        let today = InputGuard.dayText(Date(), in: zone)
         let pool = try await database.ready().reads
         let (days, date, games, latest) = try await pool.withSession { session in
-            let days = try ScoreProjection.days(in: session)
-            let date =
-                asked ?? days.last(where: { $0.day <= today })?.day ?? days.first?.day ?? today
-            let games = try ScoreProjection.all(day: InputGuard.day(date), in: session).reversed()
+            let days = try ScoreProjection.days(zone: zone.identifier, in: session)
+            let earlier: String? = days.last(where: { $0.day <= today })?.day
+            let date: String = asked ?? earlier ?? days.first?.day ?? today
+            let range: Range<Date>? = InputGuard.day(date, in: zone)
+            let games = try ScoreProjection.all(during: range, in: session).reversed()
             let latest = try ActivityPushes.latest(games: games.map(\.gameId), in: session)
             return (days, date, Array(games), latest)
         }

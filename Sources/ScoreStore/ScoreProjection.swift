@@ -48,34 +48,34 @@ public enum ScoreProjection {
 
     /// Every game, most recently scheduled first, optionally only those with `status` or starting on
     /// the UTC day that begins at `day`.
-    public static func all(status: GameStatus? = nil, day: Date? = nil, in session: PostgresSession) throws
-        -> [ScoreState]
+    public static func all(status: GameStatus? = nil, during day: Range<Date>? = nil, in session: PostgresSession)
+        throws -> [ScoreState]
     {
-        try positioned(status: status, day: day, in: session).map(\.state)
+        try positioned(status: status, during: day, in: session).map(\.state)
     }
 
     /// Like ``all(status:day:in:)`` (or only `gameId`), each state with the global position of the last
     /// event folded into it.
     public static func positioned(
-        gameId: String? = nil, status: GameStatus? = nil, day: Date? = nil, in session: PostgresSession
+        gameId: String? = nil, status: GameStatus? = nil, during day: Range<Date>? = nil, in session: PostgresSession
     ) throws -> [(position: Int, state: ScoreState)] {
         let result = try session.query(
             """
             SELECT \(columns), position FROM score_states
             WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR game_id = $2)
-              AND ($3::timestamptz IS NULL OR (starts_at >= $3 AND starts_at < $3 + interval '1 day'))
+              AND ($3::timestamptz IS NULL OR (starts_at >= $3 AND starts_at < $4))
             ORDER BY starts_at DESC, game_id
-            """, [status?.rawValue, gameId, day])
+            """, [status?.rawValue, gameId, day?.lowerBound, day?.upperBound])
         return try result.rows.map { (try $0.int("position"), try decode($0)) }
     }
 
-    /// The UTC days that have games (by `startsAt`), in order, with how many each.
-    public static func days(in session: PostgresSession) throws -> [(day: String, games: Int)] {
+    /// The days that have games (by `startsAt` in the IANA time zone `zone`), in order, with how many each.
+    public static func days(zone: String = "UTC", in session: PostgresSession) throws -> [(day: String, games: Int)] {
         let result = try session.query(
             """
-            SELECT to_char(starts_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS n
+            SELECT to_char(starts_at AT TIME ZONE $1, 'YYYY-MM-DD') AS day, count(*) AS n
             FROM score_states GROUP BY 1 ORDER BY 1
-            """)
+            """, [zone])
         return try result.rows.map { (try $0.string("day"), try $0.int("n")) }
     }
 

@@ -301,11 +301,23 @@ struct BrowserTests {
                 #expect(
                     try await browser.waitFor(cardOf("g2", ".status-word") + "?.textContent ?? ''", toBe: "Scheduled")
                         == "Scheduled")
+                // A URL per day: the picked day is in the address, and that address opens on it.
+                #expect(try await browser.waitFor("location.search", toBe: "?day=2026-05-02") == "?day=2026-05-02")
             } catch {
                 await browser.close()
                 throw error
             }
             await browser.close()
+            let opened = try await Browser(opening: server.base + "/?day=2026-05-01")
+            do {
+                let shown =
+                    "document.getElementById('day').value + ' ' + String(!!document.querySelector('[data-game=\"g1\"]'))"
+                #expect(try await opened.waitFor(shown, toBe: "2026-05-01 true") == "2026-05-01 true")
+            } catch {
+                await opened.close()
+                throw error
+            }
+            await opened.close()
         }
     }
 }

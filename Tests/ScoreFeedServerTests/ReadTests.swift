@@ -40,6 +40,35 @@ struct ReadTests {
         }
     }
 
+    @Test("a day in the viewer's time zone: ?date=…&tz=Area/City on the games and the scoreboard; a bad zone names tz")
+    func daysInAZone() async throws {
+        try await withServer { server in
+            // 23:05 UTC on 1 May is 19:05 in New York (1 May) and 01:05 in Paris (2 May).
+            let body = [scheduled("g1"), scheduled("g2", startsAt: "2026-05-02T03:30:00Z")].joined(separator: "\n")
+            #expect(try await server.ingest(body, type: "application/x-ndjson").status == 202)
+            _ = try await server.waitForGame("g2", version: 1)
+            _ = try await server.waitForGame("g1", version: 1)
+            func ids(_ path: String) async throws -> [String] {
+                let reply = try await server.request(.GET, path)
+                #expect(reply.status == 200, "\(path): \(reply.body)")
+                return (reply.json as? [[String: Any]])?.compactMap { $0["gameId"] as? String } ?? []
+            }
+            #expect(try await ids("/v1/games?date=2026-05-01") == ["g1"])
+            #expect(try await ids("/v1/games?date=2026-05-01&tz=America/New_York") == ["g2", "g1"])
+            #expect(try await ids("/v1/games?date=2026-05-02&tz=Europe/Paris") == ["g2", "g1"])
+            #expect(try await ids("/v1/games?date=2026-05-01&tz=Europe/Paris") == [])
+            let board = try await server.request(.GET, "/v1/scoreboard?tz=America/New_York")
+            #expect((board.object["days"] as? [[String: Any]])?.compactMap { $0["date"] as? String } == ["2026-05-01"])
+            let paris = try await server.request(.GET, "/v1/scoreboard?tz=Europe/Paris&date=2026-05-02")
+            #expect((paris.object["games"] as? [Any])?.count == 2)
+            for bad in ["/v1/games?tz=Mars/Olympus", "/v1/scoreboard?tz=%27;drop", "/v1/games?date=2026-05-01&tz="] {
+                let reply = try await server.request(.GET, bad)
+                #expect(reply.status == 400, "\(bad)")
+                #expect(reply.body.contains("tz"), "\(bad): \(reply.body)")
+            }
+        }
+    }
+
     @Test("events after a position, paged; 404 and 400 answers")
     func events() async throws {
         try await withServer { server in
