@@ -325,6 +325,20 @@ enum EmbeddedOpenAPI {
                   content:
                     text/html:
                       example: "<!doctype html><html lang=\"en\">…</html>"
+          /games/{id}:
+            get:
+              summary: A game's page for a fan (the same self-contained HTML; its card, line score and scoring plays, live from the game's stream).
+              parameters:
+                - name: id
+                  in: path
+                  required: true
+                  schema: {type: string}
+              responses:
+                "200":
+                  description: The page (a game unknown to the server says so on the page).
+                  content:
+                    text/html:
+                      example: "<!doctype html><html lang=\"en\">…</html>"
           /openapi.yaml:
             get:
               summary: This API description (the server's copy of docs/openapi.yaml, byte for byte).

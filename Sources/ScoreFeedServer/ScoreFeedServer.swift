@@ -72,7 +72,8 @@ public struct ScoreFeedServer: Sendable {
         let reads = ReadRoutes(database: database, appKeys: configuration.appKeys)
         let streams = StreamRoute(database: database, hub: hub, metrics: metrics, limits: configuration.streams)
         return [
-            ("GET", "/", Scoreboard.page), ("GET", "/healthz", operations.health), ("GET", "/readyz", operations.ready),
+            ("GET", "/", Scoreboard.page), ("GET", "/games/{id}", Scoreboard.page),
+            ("GET", "/healthz", operations.health), ("GET", "/readyz", operations.ready),
             ("GET", "/metrics", operations.metrics), ("GET", "/v1/cluster", cluster.handle),
             ("GET", "/openapi.yaml", OpenAPIRoute.handle),
             ("POST", "/v1/feed", ingest.handle),

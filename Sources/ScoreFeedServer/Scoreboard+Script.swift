@@ -26,6 +26,8 @@ extension Scoreboard {
         const dayFormat = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" });
         const dayOf = (iso) => dayFormat.format(new Date(iso));
         const askedDay = () => new URLSearchParams(location.search).get("day");
+        // The game of a /games/{id} page, or null on the board.
+        const pageGame = location.pathname.startsWith("/games/") ? decodeURIComponent(location.pathname.slice(7)) : null;
         const dayLabel = (day) => new Date(day + "T12:00:00Z").toLocaleDateString([], { weekday: "short", month: "short", day: "numeric", timeZone: "UTC" });
         const two = (n) => String(n).padStart(2, "0");
         // Soccer lists the home side first, the other sports the visitors.
@@ -62,7 +64,10 @@ extension Scoreboard {
           element.dataset.game = gameId;
           element.tabIndex = 0;
           const top = el("div", "top");
-          top.append(el("span", "status-word"), el("span", "stale", "stale"), el("span", "start"));
+          const open = el("a", "open", "Game page");
+          open.href = `/games/${encodeURIComponent(gameId)}`;
+          open.addEventListener("click", (event) => event.stopPropagation());
+          top.append(el("span", "status-word"), el("span", "stale", "stale"), el("span", "start"), open);
           const situation = el("div", "situation");
           const clock = el("span", "clock");
           clock.setAttribute("role", "timer");
@@ -285,6 +290,24 @@ extension Scoreboard {
           if (clockShown) drawClock(element, Date.now()); else clock.textContent = "";
           element.querySelector(".lines-wrap").replaceChildren(...lineScore(state, codes, order));
           applyFilter(element);
+          if (pageGame !== null) drawPlays(state, codes);
+        }
+
+        // The game page's scoring plays, in order: the period, the clock, who, what, the score after it.
+        function drawPlays(state, codes) {
+          const list = document.getElementById("plays");
+          list.hidden = false;
+          const plays = state.scoring ?? [];
+          if (!plays.length) { list.replaceChildren(el("li", "empty", "No scoring plays yet.")); return; }
+          list.replaceChildren(...plays.map((play) => {
+            const item = el("li");
+            const period = state.periods?.[play.period - 1]?.label ?? String(play.period);
+            const who = play.side ? `${codes[play.side]}${play.player ? " " + play.player : ""}` : "correction";
+            item.append(el("span", "when", period), el("span", "what", play.clock ?? ""),
+                        el("span", "who", `${who} · ${play.kind}`),
+                        el("span", "score", `${state.away.code} ${play.awayScore}–${play.homeScore} ${state.home.code}`));
+            return item;
+          }));
         }
 
         function showPush(gameId, push, ended) {
@@ -377,10 +400,11 @@ extension Scoreboard {
 
         // The browser reconnects by itself (sending Last-Event-ID) after a dropped connection, but gives
         // up on an error answer (the server restarting): then start a new stream after a pause.
-        function listen() {
-          const stream = new EventSource("/v1/stream");
+        function listen(path) {
+          const stream = new EventSource(path);
           stream.addEventListener("state", (event) => {
             const state = JSON.parse(event.data);
+            if (pageGame !== null) { if (state.gameId === pageGame) show(state); return; }
             if (currentDay === null || dayOf(state.startsAt) === currentDay) show(state);
             refreshSoon();
           });
@@ -388,9 +412,24 @@ extension Scoreboard {
           stream.onerror = () => {
             connection.textContent = "reconnecting…";
             connection.classList.remove("live");
-            if (stream.readyState === EventSource.CLOSED) setTimeout(listen, 3000);
+            if (stream.readyState === EventSource.CLOSED) setTimeout(() => listen(path), 3000);
           };
         }
-        load(askedDay()).catch(() => {}).finally(listen);
+        // /games/{id}: one game as a fan looks at it, live from its own stream.
+        async function openGame() {
+          document.body.classList.add("game-page");
+          document.title = `ScoreFeed: ${pageGame}`;
+          const response = await fetch(`/v1/games/${encodeURIComponent(pageGame)}`);
+          if (!response.ok) { document.getElementById("empty").textContent = `No game "${pageGame}".`; return; }
+          const state = await response.json();
+          currentDay = dayOf(state.startsAt);
+          document.getElementById("day-title").textContent = dayLabel(currentDay);
+          show(state);
+        }
+        if (pageGame !== null) {
+          openGame().catch(() => {}).finally(() => listen(`/v1/games/${encodeURIComponent(pageGame)}/stream`));
+        } else {
+          load(askedDay()).catch(() => {}).finally(() => listen("/v1/stream"));
+        }
         """#
 }

@@ -5,7 +5,9 @@ import Hummingbird
 /// (the period, a clock the browser runs from the game's clock anchor, the line score, the shoot-out,
 /// football's possession and down, soccer's red cards, baseball's bases and outs), filled by ONE
 /// request (`/v1/scoreboard`) and kept current by the live stream `/v1/stream`; a card opens the
-/// game's push timeline (`/v1/games/{id}/pushes`). The script is ``script``.
+/// game's push timeline (`/v1/games/{id}/pushes`). `GET /games/{id}` is the same page for one game, as
+/// a fan would look at it: its card, line score and scoring plays, live from the game's stream. The
+/// script is ``script``.
 enum Scoreboard {
     static func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         Response(
@@ -99,6 +101,15 @@ enum Scoreboard {
           .budgets { display: flex; flex-wrap: wrap; gap: .4rem; margin: 0 0 .8rem; padding: 0; list-style: none; }
           .budgets li { border: 1px solid var(--line); border-radius: .4rem; padding: .2rem .5rem; font-size: .8rem; }
           .close { float: right; }
+          .card .open { font-size: .78rem; color: var(--accent); text-decoration: none; }
+          body.game-page header label, body.game-page .filters { display: none; }
+          body.game-page #games { grid-template-columns: minmax(0, 32rem); }
+          .plays { max-width: 32rem; margin: 1rem 0 0; padding: 0; list-style: none; font-size: .88rem; }
+          .plays li { display: grid; grid-template-columns: 3.2rem 3.2rem 1fr auto; gap: .5rem; align-items: baseline;
+                      border-bottom: 1px solid var(--line); padding: .35rem 0; }
+          .plays .when, .plays .what { color: var(--dim); }
+          .plays .score { font-variant-numeric: tabular-nums; font-weight: 700; }
+          .plays .who { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; display: block; }
         </style>
         </head>
         <body>
@@ -116,6 +127,7 @@ enum Scoreboard {
         <main>
           <p id="day-title"></p>
           <div id="games"><p class="empty" id="empty">No games yet.</p></div>
+          <ol class="plays" id="plays" hidden aria-label="scoring plays"></ol>
         </main>
         <div id="detail" hidden><section aria-live="polite"></section></div>
         <script>
