@@ -290,7 +290,44 @@ extension Scoreboard {
           if (clockShown) drawClock(element, Date.now()); else clock.textContent = "";
           element.querySelector(".lines-wrap").replaceChildren(...lineScore(state, codes, order));
           applyFilter(element);
-          if (pageGame !== null) drawPlays(state, codes);
+          if (pageGame !== null) {
+            drawPlays(state, codes);
+            // Pushes are planned as the change is projected: look a moment later.
+            clearTimeout(refreshTimer);
+            refreshTimer = setTimeout(() => drawLockScreen(state).catch(() => {}), 500);
+          }
+        }
+
+        // The game page's preview of the Live Activity as the lock screen shows it: the content state of
+        // the newest push planned for the game (what the phone was last sent), the teams from the game.
+        async function drawLockScreen(state) {
+          const response = await fetch(`/v1/games/${encodeURIComponent(pageGame)}/pushes?limit=5000`);
+          if (!response.ok) return;
+          const data = await response.json();
+          const pushes = (data.pushes ?? []).filter((p) => p.payload?.aps?.["content-state"]?.status);
+          const box = document.getElementById("lock");
+          const caption = document.getElementById("lock-caption");
+          box.hidden = false;
+          caption.hidden = false;
+          if (!pushes.length) {
+            box.replaceChildren(el("div", "lock-mid", "No Live Activity push yet"));
+            caption.textContent = "The lock screen shows the state an activity started with until its first push.";
+            return;
+          }
+          const push = pushes.reduce((a, b) => (b.timestamp >= a.timestamp ? b : a));
+          const aps = push.payload.aps;
+          const s = aps["content-state"].status;
+          const top = el("div", "lock-top");
+          top.append(el("span", null, "ScoreFeed"), el("span", null, words[s.status] ?? s.status));
+          const row = el("div", "lock-row");
+          const middle = s.sport && s.sport !== "baseball" ? (s.inning || "") : `${s.inning}${s.status === "inprogress" ? ` · ${s.outs} out${s.outs === 1 ? "" : "s"}` : ""}`;
+          const [first, second] = sideOrder(state.sport ?? "baseball");
+          row.append(el("span", "lock-code", state[first].code), el("span", "lock-score", s[`${first}Score`]),
+                     el("span", "lock-mid", middle), el("span", "lock-score", s[`${second}Score`]),
+                     el("span", "lock-code", state[second].code));
+          box.replaceChildren(top, row, el("div", "lock-alert", aps.alert?.title ?? ""));
+          const at = new Date(push.route === "android" ? push.timestamp : push.timestamp * 1000);
+          caption.textContent = `As the newest push (${push.event}, priority ${push.priority}, ${at.toLocaleTimeString()}) left it: ${push.state}.`;
         }
 
         // The game page's scoring plays, in order: the period, the clock, who, what, the score after it.
@@ -299,13 +336,14 @@ extension Scoreboard {
           list.hidden = false;
           const plays = state.scoring ?? [];
           if (!plays.length) { list.replaceChildren(el("li", "empty", "No scoring plays yet.")); return; }
+          const [first, second] = sideOrder(state.sport ?? "baseball");
           list.replaceChildren(...plays.map((play) => {
             const item = el("li");
             const period = state.periods?.[play.period - 1]?.label ?? String(play.period);
             const who = play.side ? `${codes[play.side]}${play.player ? " " + play.player : ""}` : "correction";
             item.append(el("span", "when", period), el("span", "what", play.clock ?? ""),
                         el("span", "who", `${who} · ${play.kind}`),
-                        el("span", "score", `${state.away.code} ${play.awayScore}–${play.homeScore} ${state.home.code}`));
+                        el("span", "score", `${codes[first]} ${play[`${first}Score`]}–${play[`${second}Score`]} ${codes[second]}`));
             return item;
           }));
         }

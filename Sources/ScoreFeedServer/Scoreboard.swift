@@ -6,7 +6,8 @@ import Hummingbird
 /// football's possession and down, soccer's red cards, baseball's bases and outs), filled by ONE
 /// request (`/v1/scoreboard`) and kept current by the live stream `/v1/stream`; a card opens the
 /// game's push timeline (`/v1/games/{id}/pushes`). `GET /games/{id}` is the same page for one game, as
-/// a fan would look at it: its card, line score and scoring plays, live from the game's stream. The
+/// a fan would look at it: its card, line score and scoring plays, and a preview of the Live Activity on
+/// the lock screen drawn from the newest push's content state, live from the game's stream. The
 /// script is ``script``.
 enum Scoreboard {
     static func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -102,8 +103,20 @@ enum Scoreboard {
           .budgets li { border: 1px solid var(--line); border-radius: .4rem; padding: .2rem .5rem; font-size: .8rem; }
           .close { float: right; }
           .card .open { font-size: .78rem; color: var(--accent); text-decoration: none; }
-          body.game-page header label, body.game-page .filters { display: none; }
+          body.game-page header label, body.game-page .filters, body.game-page .card .open,
+          body.game-page .card .push { display: none; }
           body.game-page #games { grid-template-columns: minmax(0, 32rem); }
+          .lock { max-width: 22rem; margin: 1rem 0 0; padding: .8rem 1rem; border-radius: 1.4rem; color: #fff;
+                  background: linear-gradient(160deg, #1e293b, #0f172a); box-shadow: 0 6px 18px #0004; display: grid; gap: .4rem; }
+          .lock[hidden] { display: none; }
+          .lock .lock-top { display: flex; justify-content: space-between; font-size: .72rem; opacity: .75; }
+          .lock .lock-row { display: grid; grid-template-columns: auto 1fr auto 1fr auto; align-items: center; gap: .4rem; }
+          .lock .lock-code { font-weight: 800; letter-spacing: .03em; }
+          .lock .lock-score { font-size: 1.9rem; font-weight: 800; font-variant-numeric: tabular-nums; text-align: center; }
+          .lock .lock-mid { font-size: .78rem; text-align: center; opacity: .85; }
+          .lock .lock-alert { font-size: .8rem; font-weight: 600; }
+          .lock .lock-alert:empty { display: none; }
+          .lock-caption { font-size: .75rem; color: var(--dim); margin: .3rem 0 0; }
           .plays { max-width: 32rem; margin: 1rem 0 0; padding: 0; list-style: none; font-size: .88rem; }
           .plays li { display: grid; grid-template-columns: 3.2rem 3.2rem 1fr auto; gap: .5rem; align-items: baseline;
                       border-bottom: 1px solid var(--line); padding: .35rem 0; }
@@ -127,6 +140,8 @@ enum Scoreboard {
         <main>
           <p id="day-title"></p>
           <div id="games"><p class="empty" id="empty">No games yet.</p></div>
+          <section class="lock" id="lock" hidden aria-label="the Live Activity on the lock screen"></section>
+          <p class="lock-caption" id="lock-caption" hidden></p>
           <ol class="plays" id="plays" hidden aria-label="scoring plays"></ol>
         </main>
         <div id="detail" hidden><section aria-live="polite"></section></div>
