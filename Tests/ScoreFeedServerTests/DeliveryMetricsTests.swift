@@ -50,11 +50,7 @@ struct FCMServeTests {
     @Test("both get their pushes through the local FCM server, the end last; metrics count them as target fcm")
     func deliversThroughFCM() async throws {
         let sandbox = try await FCMSandbox.start(FCMSandbox.Configuration(), logger: quietLogger)
-        let client = FCMClient(
-            configuration: try FCMConfiguration(
-                serviceAccount: try ServiceAccount(contentsOfFile: sandbox.serviceAccountPath), baseURL: sandbox.url,
-                additionalCAFile: sandbox.caCertificatePath),
-            requestTimeout: .seconds(30), logger: quietLogger)
+        let client = try fcmClient(talkingTo: sandbox)
         let headers = [("Authorization", "Bearer \(appKey)"), ("Content-Type", "application/json")]
         do {
             try await withServer(fcm: client) { server in
@@ -95,4 +91,13 @@ struct FCMServeTests {
         await client.shutdown()
         await sandbox.stop()
     }
+}
+
+/// A client of `sandbox` (the local FCM server): its service account, URL and CA.
+func fcmClient(talkingTo sandbox: FCMSandbox) throws -> FCMClient {
+    FCMClient(
+        configuration: try FCMConfiguration(
+            serviceAccount: try ServiceAccount(contentsOfFile: sandbox.serviceAccountPath), baseURL: sandbox.url,
+            additionalCAFile: sandbox.caCertificatePath),
+        requestTimeout: .seconds(30), logger: quietLogger)
 }

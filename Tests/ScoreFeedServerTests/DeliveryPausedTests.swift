@@ -9,11 +9,7 @@ struct DeliveryPausedTests {
     @Test("FCM delivery paused by a refused OAuth exchange reads 1 for fcm; apns stays 0")
     func pausedFCMReadsOne() async throws {
         let sandbox = try await FCMSandbox.start(FCMSandbox.Configuration(), logger: quietLogger)
-        let client = FCMClient(
-            configuration: try FCMConfiguration(
-                serviceAccount: try ServiceAccount(contentsOfFile: sandbox.serviceAccountPath), baseURL: sandbox.url,
-                additionalCAFile: sandbox.caCertificatePath),
-            requestTimeout: .seconds(30), logger: quietLogger)
+        let client = try fcmClient(talkingTo: sandbox)
         let headers = [("Authorization", "Bearer \(appKey)"), ("Content-Type", "application/json")]
         do {
             try await withServer(fcm: client) { server in
