@@ -3,6 +3,7 @@ import PostgresClient
 import ScoreDomain
 import ScoreFeedTesting
 import ScoreStore
+import Synchronization
 import Testing
 
 /// Issue 25: registrations belong to the app whose key made them; nothing waits for ever after the
@@ -210,14 +211,18 @@ struct AppOwnershipTests {
             try await Migrator().migrate(first, logger: quietLogger)
             // App ios registers an activity through the token and holds its transaction open a moment;
             // app tv, registering a device through the same token meanwhile, must not pass the check.
+            // tv starts once ios has registered (not after a fixed delay: a loaded machine may not have
+            // started ios's transaction by then).
+            let registered = Atomic<Bool>(false)
             async let ios: Void = first.transaction { tx in
                 _ = try Activities.register(
                     gameId: "g1", token: String(repeating: "ab", count: 32), environment: .production,
                     bundleId: "com.example.scores", frequentUpdates: false, fcm: .token(fcmIOSRegistration),
                     app: "ios", at: Date(), in: tx)
-                Thread.sleep(forTimeInterval: 0.5)
+                registered.store(true, ordering: .releasing)
+                Thread.sleep(forTimeInterval: 1)
             }
-            try await Task.sleep(for: .milliseconds(150))
+            while !registered.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(10)) }
             await #expect(throws: RegistrationRefusal.otherApp(field: "fcmToken")) {
                 try await second.transaction { tx in
                     _ = try Devices.register(
