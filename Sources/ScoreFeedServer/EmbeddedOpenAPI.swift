@@ -190,8 +190,9 @@ enum EmbeddedOpenAPI {
                   allOf: [{$ref: '#/components/schemas/Tally'}]
             Message:
               type: object
-              description: A canonical feed message (docs/feed-format.md).
+              description: A canonical feed message (docs/feed-format.md); its type's own fields (`home`, `team`, `outs`, …) beside these.
               required: [id, gameId, at, type]
+              additionalProperties: true
               properties:
                 id: {type: string}
                 gameId: {type: string}
