@@ -297,6 +297,57 @@ enum EmbeddedOpenAPI {
                   type: string
                   nullable: true
                   description: The FCM registration token or installation id it goes to (routes `fcm` and `android`; once sent or failed, the one it went to, whatever the activity registered since), shortened as the push token is (`dFx3kP0a…`) without an app key, in full with one; null for route `apns`.
+            Target:
+              type: object
+              description: One push target of a game, as the operator view shows it.
+              properties:
+                route:
+                  type: string
+                  enum: [apns, channel, push-to-start, fcm, android]
+                  description: "`apns` a Live Activity token straight to APNs, `channel` a broadcast channel, `push-to-start` a device that follows the game (its id or a team's code) or was started for it, `fcm` a Live Activity token through FCM, `android` an Android follower."
+                id: {type: integer, description: "The row id of the activity, channel or device."}
+                target: {type: string, description: "The push token, channel id or start token (an Android follower's FCM registration), shortened as in the logs (`cdcdcdcd…`)."}
+                via: {type: string, enum: [apns, fcm]}
+                fcmTarget: {type: string, nullable: true, description: "The FCM registration token or installation id it goes through, shortened."}
+                environment: {type: string, enum: [production, sandbox]}
+                frequentUpdates: {type: boolean}
+                registeredAt: {type: string, format: date-time}
+                status:
+                  type: string
+                  enum: [active, ended, removed]
+                  description: "`removed`: no longer reached (removed by the app, refused by APNs or FCM as gone, unfollowed, a channel deleted, a start token retired); `ended`: its end was planned."
+                endedAt: {type: string, format: date-time, nullable: true}
+                removed:
+                  type: object
+                  nullable: true
+                  description: Why and when it was removed (`at` is when it ended or was removed; a retired start token records neither).
+                  properties:
+                    reason: {type: string, nullable: true}
+                    at: {type: string, format: date-time, nullable: true}
+                budget:
+                  type: object
+                  description: "What it used of its hourly budget in the last hour: priority-10 pushes (activities, against 12 or 40 with frequent updates), priority-10 broadcasts (channels, 120), starts planned for the device (10, of any game), data messages (followers, 720)."
+                  properties:
+                    used: {type: integer}
+                    limit: {type: integer}
+                    counts: {type: string, enum: [priority-10 pushes, priority-10 broadcasts, starts, data messages]}
+                lastAnswer:
+                  type: object
+                  nullable: true
+                  description: The last answer of APNs or FCM (or the network) to one of its pushes, broadcasts or its start.
+                  properties:
+                    status: {type: integer, nullable: true}
+                    reason: {type: string, nullable: true}
+                    outcome: {type: string, description: "The attempt's outcome (`sent`, `retry`, `deactivated`, `failed`, …), or for a broadcast or start its state."}
+                    at: {type: string, format: date-time, nullable: true}
+                pushes:
+                  type: object
+                  description: Its pushes (broadcasts; for a device, its start for this game) by state.
+                  properties:
+                    pending: {type: integer}
+                    sent: {type: integer}
+                    failed: {type: integer}
+                    superseded: {type: integer}
           responses:
             Unavailable:
               description: "The database is not reachable (code `database-unavailable`, with Retry-After), or other writers got in first twice (`version-conflict`): retry."
@@ -337,6 +388,20 @@ enum EmbeddedOpenAPI {
               responses:
                 "200":
                   description: The page (a game unknown to the server says so on the page).
+                  content:
+                    text/html:
+                      example: "<!doctype html><html lang=\"en\">…</html>"
+          /games/{id}/operator:
+            get:
+              summary: "A game's operator view (self-contained HTML): asks for an app key, kept in the tab's sessionStorage and sent as a bearer key (never in the address), and shows that app's targets of the game from GET /v1/games/{id}/targets, grouped by route, removed ones marked."
+              parameters:
+                - name: id
+                  in: path
+                  required: true
+                  schema: {type: string}
+              responses:
+                "200":
+                  description: The page.
                   content:
                     text/html:
                       example: "<!doctype html><html lang=\"en\">…</html>"
@@ -1058,6 +1123,42 @@ enum EmbeddedOpenAPI {
                             items: {$ref: "#/components/schemas/Push"}
                       example: {"gameId": "2026-05-01-NYY-BOS", "counts": {"planned": 0, "sent": 1, "failed": 0}, "next": 1, "latest": null, "pushes": [{"id": 1, "activityId": 1, "pushToken": "80a1f3c2…", "environment": "production", "apnsId": "0b3c9a52-4e1d-8a6f-2c7e-5d9b1f0a3e24", "event": "update", "priority": 10, "timestamp": 1777676760, "reason": "immediate", "state": "sent", "attempts": 1, "lastStatus": 200, "lastReason": null, "payload": {"aps": {"alert": {"body": "NYY 0 – 0 BOS, Top 1st", "sound": "default", "title": "Game started"}, "content-state": {"status": {"awayScore": 0, "bases": {"first": false, "second": false, "third": false}, "homeScore": 0, "inning": "Top 1st", "outs": 0, "status": "inprogress"}}, "event": "update", "relevance-score": 60, "stale-date": 1777677660, "timestamp": 1777676760}}, "route": "apns", "fcmTarget": null}]}
                 "400": {$ref: "#/components/responses/Error"}
+                "403": {$ref: "#/components/responses/Error"}
+                "404": {$ref: "#/components/responses/Error"}
+                "503": {$ref: "#/components/responses/Unavailable"}
+          /v1/games/{id}/targets:
+            get:
+              summary: "Every push target of the game that the calling app registered, active or removed, for the operator view: route, shortened token or id, status, budget used in the last hour, last answer, pushes."
+              description: >-
+                The targets of the app whose key is presented: its Live Activities (`apns`, `fcm`), broadcast
+                channels, push-to-start devices following the game (its id or a team's code) or started for it,
+                and Android followers; another app's are never listed. Grouped by route (apns, channel,
+                push-to-start, fcm, android), the active and ended before the removed, then in registration
+                order. A game with no event and no target of the app is a 404.
+              security:
+                - appKey: []
+              parameters:
+                - $ref: "#/components/parameters/gameId"
+              responses:
+                "200":
+                  description: The app's targets of the game.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        properties:
+                          gameId: {type: string}
+                          app: {type: string}
+                          counts:
+                            type: object
+                            description: How many targets of each route (removed ones included).
+                            additionalProperties: {type: integer}
+                          targets:
+                            type: array
+                            items: {$ref: "#/components/schemas/Target"}
+                      example: {"gameId": "2026-05-01-NYY-BOS", "app": "default", "counts": {"apns": 1, "channel": 0, "push-to-start": 0, "fcm": 0, "android": 0}, "targets": [{"route": "apns", "id": 5, "target": "cdcdcdcd…", "via": "apns", "fcmTarget": null, "environment": "production", "frequentUpdates": false, "registeredAt": "2026-05-01T22:50:00Z", "status": "removed", "endedAt": "2026-05-01T23:07:00Z", "removed": {"reason": "Unregistered", "at": "2026-05-01T23:07:00Z"}, "budget": {"used": 1, "limit": 12, "counts": "priority-10 pushes"}, "lastAnswer": {"status": 410, "reason": "Unregistered", "outcome": "deactivated", "at": "2026-05-01T23:07:00Z"}, "pushes": {"pending": 0, "sent": 1, "failed": 1, "superseded": 0}}]}
+                "400": {$ref: "#/components/responses/Error"}
+                "401": {$ref: "#/components/responses/Error"}
                 "403": {$ref: "#/components/responses/Error"}
                 "404": {$ref: "#/components/responses/Error"}
                 "503": {$ref: "#/components/responses/Unavailable"}

@@ -71,8 +71,12 @@ public struct ScoreFeedServer: Sendable {
         let channels = ChannelRoute(configuration: configuration, database: database, channels: self.channels)
         let reads = ReadRoutes(database: database, appKeys: configuration.appKeys)
         let streams = StreamRoute(database: database, hub: hub, metrics: metrics, limits: configuration.streams)
+        let targets = TargetsRoute(
+            appKeys: configuration.appKeys, database: database,
+            view: OperatorTargets(policy: projector.planner.policy, channelPolicy: projector.channelPlanner.policy))
         return [
             ("GET", "/", Scoreboard.page), ("GET", "/games/{id}", Scoreboard.page),
+            ("GET", "/games/{id}/operator", Scoreboard.operatorPage), ("GET", "/v1/games/{id}/targets", targets.handle),
             ("GET", "/healthz", operations.health), ("GET", "/readyz", operations.ready),
             ("GET", "/metrics", operations.metrics), ("GET", "/v1/cluster", cluster.handle),
             ("GET", "/openapi.yaml", OpenAPIRoute.handle),

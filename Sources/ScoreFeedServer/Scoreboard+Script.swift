@@ -8,7 +8,6 @@ extension Scoreboard {
         const games = document.getElementById("games");
         const daySelect = document.getElementById("day");
         const connection = document.getElementById("connection");
-        const detail = document.getElementById("detail");
         const versions = new Map();
         const words = { scheduled: "Scheduled", inprogress: "Live", delayed: "Delayed", suspended: "Suspended",
                         closed: "Final", cancelled: "Cancelled", postponed: "Postponed" };
@@ -75,8 +74,11 @@ extension Scoreboard {
           situation.append(diamond(), el("span", "period inning"), clock, el("span", "outs"), el("span", "note"));
           element.append(top, teamRow("away"), teamRow("home"), situation, el("div", "lines-wrap"),
                          el("div", "push", "no push yet"));
-          element.addEventListener("click", () => openDetail(gameId));
-          element.addEventListener("keydown", (event) => { if (event.key === "Enter") openDetail(gameId); });
+          // On the board a card opens the game's page (on that page it is the page).
+          if (pageGame === null) {
+            element.addEventListener("click", () => { location.href = open.href; });
+            element.addEventListener("keydown", (event) => { if (event.key === "Enter") location.href = open.href; });
+          }
           document.getElementById("empty")?.remove();
           games.append(element);
           return element;
@@ -389,39 +391,6 @@ extension Scoreboard {
           refreshTimer = setTimeout(() => load(currentDay).catch(() => {}), 1000);
         }
 
-        async function openDetail(gameId) {
-          const section = detail.querySelector("section");
-          section.replaceChildren(el("p", "empty", "loading…"));
-          detail.hidden = false;
-          const response = await fetch(`/v1/games/${encodeURIComponent(gameId)}/pushes?limit=5000`);
-          if (!response.ok) { section.replaceChildren(el("p", "empty", "no pushes")); return; }
-          const data = await response.json();
-          const close = el("button", "close", "Close");
-          close.addEventListener("click", () => { detail.hidden = true; });
-          const title = el("h2", null, `${gameId}: Live Activity pushes`);
-          const summary = el("p", "empty", `${data.counts.planned} planned, ${data.counts.sent} sent, ${data.counts.failed} failed`);
-          const budgets = el("ul", "budgets");
-          for (const a of data.activities ?? []) {
-            budgets.append(el("li", "budget", `activity ${a.activityId} ${a.pushToken}: ${a.highPriorityLastHour}/${a.hourlyBudget} priority-10 in its last hour`));
-          }
-          const table = el("table", "timeline");
-          const head = el("tr");
-          for (const h of ["time", "activity", "event", "priority", "alert", "outcome"]) head.append(el("th", null, h));
-          table.append(head);
-          for (const p of data.pushes) {
-            const row = el("tr");
-            const alert = p.payload?.aps?.alert?.title ?? "";
-            const outcome = p.state + (p.lastStatus ? ` (${p.lastStatus}${p.lastReason ? " " + p.lastReason : ""})` : "");
-            row.append(el("td", null, new Date(p.route === "android" ? p.timestamp : p.timestamp * 1000).toLocaleTimeString()), el("td", null, p.activityId),
-                       el("td", null, p.event), el("td", p.priority === 10 ? "p10" : "", p.priority), el("td", null, alert),
-                       el("td", "outcome", outcome));
-            table.append(row);
-          }
-          section.replaceChildren(close, title, summary, budgets, table);
-        }
-        detail.addEventListener("click", (event) => { if (event.target === detail) detail.hidden = true; });
-        document.addEventListener("keydown", (event) => { if (event.key === "Escape") detail.hidden = true; });
-
         // A URL per day: /?day=YYYY-MM-DD (the viewer's day), kept in the history.
         daySelect.addEventListener("change", () => {
           history.pushState(null, "", `?day=${encodeURIComponent(daySelect.value)}`);
@@ -457,6 +426,9 @@ extension Scoreboard {
         async function openGame() {
           document.body.classList.add("game-page");
           document.title = `ScoreFeed: ${pageGame}`;
+          const operator = document.getElementById("operator-link");
+          operator.href = `/games/${encodeURIComponent(pageGame)}/operator`;
+          operator.hidden = false;
           const response = await fetch(`/v1/games/${encodeURIComponent(pageGame)}`);
           if (!response.ok) { document.getElementById("empty").textContent = `No game "${pageGame}".`; return; }
           const state = await response.json();

@@ -5,10 +5,10 @@ import Hummingbird
 /// (the period, a clock the browser runs from the game's clock anchor, the line score, the shoot-out,
 /// football's possession and down, soccer's red cards, baseball's bases and outs), filled by ONE
 /// request (`/v1/scoreboard`) and kept current by the live stream `/v1/stream`; a card opens the
-/// game's push timeline (`/v1/games/{id}/pushes`). `GET /games/{id}` is the same page for one game, as
-/// a fan would look at it: its card, line score and scoring plays, and a preview of the Live Activity on
-/// the lock screen drawn from the newest push's content state, live from the game's stream. The
-/// script is ``script``.
+/// game's page. `GET /games/{id}` is the same page for one game, as a fan would look at it: its card,
+/// line score and scoring plays, and a preview of the Live Activity on the lock screen drawn from the
+/// newest push's content state, live from the game's stream, with a link to its operator view
+/// (``operatorPage(_:_:)``). The script is ``script``.
 enum Scoreboard {
     static func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         Response(
@@ -90,18 +90,8 @@ enum Scoreboard {
           .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
           .push { font-size: .75rem; color: var(--dim); border-top: 1px dashed var(--line); padding-top: .4rem; }
           .empty { color: var(--dim); }
-          #detail { position: fixed; inset: 0; z-index: 3; background: color-mix(in srgb, Canvas 70%, transparent);
-                    display: flex; justify-content: flex-end; }
-          #detail[hidden] { display: none; }
-          #detail > section { width: min(44rem, 100%); height: 100%; overflow: auto; background: Canvas;
-                              border-left: 1px solid var(--line); padding: 1rem; box-shadow: -8px 0 24px #0002; }
-          #detail h2 { font-size: 1.05rem; margin: 0 0 .6rem; }
-          #detail table { width: 100%; border-collapse: collapse; font-size: .82rem; }
-          #detail th, #detail td { text-align: left; padding: .3rem .4rem; border-bottom: 1px solid var(--line); }
-          #detail td.p10 { color: var(--warn); font-weight: 700; }
-          .budgets { display: flex; flex-wrap: wrap; gap: .4rem; margin: 0 0 .8rem; padding: 0; list-style: none; }
-          .budgets li { border: 1px solid var(--line); border-radius: .4rem; padding: .2rem .5rem; font-size: .8rem; }
-          .close { float: right; }
+          #operator-link { font-size: .85rem; color: var(--accent); }
+          #operator-link[hidden] { display: none; }
           .card .open { font-size: .78rem; color: var(--accent); text-decoration: none; }
           body.game-page header label, body.game-page .filters, body.game-page .card .open,
           body.game-page .card .push { display: none; }
@@ -135,6 +125,7 @@ enum Scoreboard {
             <button data-filter="scheduled" aria-pressed="false">Scheduled</button>
             <button data-filter="final" aria-pressed="false">Final</button>
           </div>
+          <a id="operator-link" hidden>Operator view</a>
           <span id="connection">connecting…</span>
         </header>
         <main>
@@ -144,7 +135,6 @@ enum Scoreboard {
           <p class="lock-caption" id="lock-caption" hidden></p>
           <ol class="plays" id="plays" hidden aria-label="scoring plays"></ol>
         </main>
-        <div id="detail" hidden><section aria-live="polite"></section></div>
         <script>
         \(script)
         </script>
