@@ -10,9 +10,9 @@ import ScoreStore
 /// pushes by state. Pure: the targets come from ``GameTargets``, the budgets from the policies.
 struct OperatorTargets {
     /// The Live Activities' and followers' throttle policy.
-    var policy: ThrottlePolicy
+    var policy = ThrottlePolicy()
     /// The broadcast channels' throttle policy.
-    var channelPolicy: ThrottlePolicy
+    var channelPolicy = ThrottlePolicy.channel
 
     /// The routes in the order the view groups them.
     static let routes: [GameTarget.Route] = [.apns, .channel, .pushToStart, .fcm, .android]

@@ -1,5 +1,4 @@
 import Foundation
-import LiveActivity
 import ScoreStore
 import Testing
 
@@ -7,7 +6,8 @@ import Testing
 
 @Suite("OperatorTargets: a game's targets as the operator view shows them (pure)")
 struct OperatorTargetsTests {
-    let view = OperatorTargets(policy: ThrottlePolicy(), channelPolicy: .channel)
+    /// The planners' default policies.
+    let view = OperatorTargets()
     static let at = Date(timeIntervalSince1970: 1_777_676_760)  // 2026-05-01T23:06:00Z
 
     static func target(
