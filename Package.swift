@@ -23,6 +23,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/swift-websocket", exact: "1.6.2"),
+        // The generated API client's runtime and its transport (OpenAPIClientTests only).
+        .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", exact: "1.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
@@ -321,6 +324,19 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // ScoreFeed's API client generated from docs/openapi.yaml (Generated/, committed; written by
+        // scripts/generate-openapi-client with the configuration beside it) against a running scorefeed serve.
+        .testTarget(
+            name: "OpenAPIClientTests",
+            dependencies: [
+                "ScoreFeedTesting", "ChildProcess",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["openapi-generator-config.yaml"]
         ),
     ],
     swiftLanguageModes: [.v6]
