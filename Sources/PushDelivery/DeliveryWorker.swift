@@ -211,6 +211,7 @@ public struct DeliveryWorker: Sendable {
     ) async -> [Attempt] {
         var results: [(OutboxPush, APNsResult)] = []
         let byEnvironment = Dictionary(grouping: wave, by: \.environment)
+        let spans = byEnvironment.mapValues { DeliveryTrace.start($0, service: transport.name) }
         await withTaskGroup(of: [(OutboxPush, APNsResult)].self) { group in
             for (environment, batch) in byEnvironment {
                 let client = client(environment)
@@ -220,7 +221,7 @@ public struct DeliveryWorker: Sendable {
         }
         let cancelled = Task.isCancelled
         let now = Date()
-        return results.map { push, result in
+        let attempts = results.map { push, result in
             let reason = result.reason ?? result.error.map { "\($0.code.rawValue)" }
             let (outcome, pause) = PushVerdict.decide(
                 result, for: push, cancelled: cancelled, backoff: backoff, now: now,
@@ -229,14 +230,19 @@ public struct DeliveryWorker: Sendable {
             log(outcome, push: push, status: result.status)
             return Attempt(push, status: result.status, reason: reason, outcome: outcome)
         }
+        for (environment, span) in spans {
+            DeliveryTrace.end(span, answers: attempts.lazy.filter { $0.push.environment == environment })
+        }
+        return attempts
     }
 
     private func sendToFCM(_ wave: [OutboxPush], client: FCMClient, round: inout DeliveryRound) async -> [Attempt] {
         let now = Date()
+        let span = DeliveryTrace.start(wave, service: transport.name)
         let results = await client.send(wave.map { FCMVerdict.message(for: $0, now: now) })
         let cancelled = Task.isCancelled
         let answered = Date()
-        return zip(wave, results).map { push, result in
+        let attempts = zip(wave, results).map { push, result in
             let (outcome, pause) = FCMVerdict.decide(
                 result, for: push, cancelled: cancelled, backoff: backoff, now: answered,
                 unitRandom: Double.random(in: 0...1))
@@ -244,6 +250,8 @@ public struct DeliveryWorker: Sendable {
             log(outcome, push: push, status: result.status)
             return Attempt(push, status: result.status, reason: FCMVerdict.reason(result), outcome: outcome)
         }
+        DeliveryTrace.end(span, answers: attempts)
+        return attempts
     }
 
     private func log(_ outcome: Outbox.Outcome, push: OutboxPush, status: Int?) {

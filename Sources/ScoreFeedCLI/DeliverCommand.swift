@@ -34,7 +34,10 @@ struct DeliverCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = try DeliverySettings(apns: apns, fcm: fcm)
         let connection = try await Runtime.openDatabase()
-        let (total, broadcasts) = try await Self.deliver(connection, settings: settings, untilEmpty: untilEmpty)
+        let until = untilEmpty
+        let (total, broadcasts) = try await TracingBootstrap.withTracing(Runtime.environment) {
+            try await Self.deliver(connection, settings: settings, untilEmpty: until)
+        }
         await connection.close()
         Self.report(total, broadcasts)
         if let paused = total.paused ?? broadcasts.paused { throw CLIError("delivery paused: \(paused)") }

@@ -126,8 +126,10 @@ struct ReplayCommand: AsyncParsableCommand {
                     + "are projected now and printed)")
         }
         if let delivery {
-            let (total, broadcasts) = try await DeliverCommand.deliver(
-                connection, settings: delivery, untilEmpty: true)
+            // Traced like `deliver` when an OTLP endpoint is set (the replay before it is not).
+            let (total, broadcasts) = try await TracingBootstrap.withTracing(Runtime.environment) {
+                try await DeliverCommand.deliver(connection, settings: delivery, untilEmpty: true)
+            }
             DeliverCommand.report(total, broadcasts)
             if let paused = total.paused ?? broadcasts.paused {
                 throw CLIError("delivery paused: \(paused)")

@@ -99,6 +99,7 @@ struct ServeCommand: AsyncParsableCommand {
             Runtime.logger.warning("\(warning)")
         }
         server.drain = Duration.seconds(drainSeconds)
+        server.tracing = try TracingBootstrap.bootstrap(Runtime.environment)
         do {
             let (host, portFile) = (configuration.host, self.portFile)
             try await server.run { port in

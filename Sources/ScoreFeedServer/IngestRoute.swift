@@ -4,6 +4,7 @@ import Hummingbird
 import PostgresClient
 import ScoreDomain
 import ScoreStore
+import Tracing
 
 /// `POST /v1/feed`: a scoring provider posts canonical messages.
 ///
@@ -18,12 +19,22 @@ struct IngestRoute {
     static let signatureHeader = HTTPField.Name("X-ScoreFeed-Signature")!
     static let timestampHeader = HTTPField.Name("X-ScoreFeed-Timestamp")!
 
+    /// The request's span continues the caller's trace (a W3C `traceparent`/`tracestate`), if any.
     func handle(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        do {
-            return try await ingest(request)
-        } catch let error as APIError {
-            metrics.ingestRefused(status: error.status.code)
-            throw error
+        var caller = InstrumentationContext.topLevel
+        InstrumentationSystem.instrument.extract(request.headers, into: &caller, using: HTTPFieldsExtractor())
+        return try await withSpan("POST /v1/feed", context: caller, ofKind: .server) { span in
+            span.attributes["http.request.method"] = "POST"
+            span.attributes["http.route"] = "/v1/feed"
+            do {
+                let response = try await ingest(request)
+                span.attributes["http.response.status_code"] = Int(response.status.code)
+                return response
+            } catch let error as APIError {
+                metrics.ingestRefused(status: error.status.code)
+                span.attributes["http.response.status_code"] = Int(error.status.code)
+                throw error
+            }
         }
     }
 
@@ -68,7 +79,11 @@ struct IngestRoute {
         let ingestor = try await database.ingestor()
         let outcomes: [AppendOutcome]
         do {
-            outcomes = try await ingestor.ingest(messages, partial: false)
+            // The events keep the append's context: the projector and delivery, on any node, continue it.
+            outcomes = try await withSpan("append") { span in
+                span.attributes["scorefeed.messages"] = messages.count
+                return try await ingestor.ingest(messages, partial: false, traceParent: TraceParent.of(span.context))
+            }
         } catch let error as PostgresError where error.kind == .connection {
             await database.ingestorLost(ingestor)
             throw error

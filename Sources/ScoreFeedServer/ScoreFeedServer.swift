@@ -38,6 +38,9 @@ public struct ScoreFeedServer: Sendable {
     /// How long delivery may take to finish its round on shutdown.
     public var drain: Duration = .seconds(10)
     public var projector = Projector(clock: .wall({ Date() }))
+    /// The trace exporter (OpenTelemetry), when tracing is on: run first, so it stops last and
+    /// flushes the spans of every other service's shutdown.
+    public var tracing: (any Service)?
     public let logger: Logger
 
     public init(
@@ -143,6 +146,7 @@ public struct ScoreFeedServer: Sendable {
             .init(service: application),
             .init(service: ChangeFeedService(hub: hub, database: database, logger: logger)),
         ]
+        if let tracing { services.insert(.init(service: tracing), at: 0) }
         if let broadcasts {
             services.append(
                 .init(

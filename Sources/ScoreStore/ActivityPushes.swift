@@ -40,6 +40,8 @@ public struct OutboxPush: Sendable, Equatable {
     public var route: PushRoute = .apns
     /// The FCM registration the push goes to (routes `fcm` and `android`).
     public var fcm: FCMAddress?
+    /// The W3C `traceparent` of the planning span that wrote it (``TraceParent``); `nil` without tracing.
+    public var traceParent: String?
 
     public init(
         id: Int, activityId: Int, gameId: String, pushToken: String, environment: PushEnvironment, bundleId: String,
@@ -63,7 +65,8 @@ public enum ActivityPushes {
 
     /// Inserts planned pushes; each gets a stable `apns-id` derived from its activity's token and
     /// timestamp, so a repeat of the same push is recognisable.
-    static func insert(_ pushes: [PlannedPush], in session: PostgresSession) throws {
+    /// - Parameter traceParent: the trace context of the planning, stored with every push.
+    static func insert(_ pushes: [PlannedPush], traceParent: String? = nil, in session: PostgresSession) throws {
         guard !pushes.isEmpty else { return }
         // Delivered at commit: wakes the delivery workers of `serve` at once.
         try session.query("SELECT pg_notify('\(channel)', '')")
@@ -71,9 +74,9 @@ public enum ActivityPushes {
             """
             INSERT INTO activity_pushes (activity_id, game_id, position, apns_id, event, priority, aps_timestamp,
                                          expiration, reason, payload, send_at, next_attempt_at, route,
-                                         fcm_token, fcm_kind)
+                                         fcm_token, fcm_kind, trace_parent)
             SELECT u.a, u.g, u.p, md5(coalesce(act.push_token, act.fcm_token || ':' || act.game_id) || ':' || u.ts)::uuid,
-                   u.e, u.pr, u.ts, u.x, u.r, u.pl, u.s, u.s, act.route, act.fcm_token, act.fcm_kind
+                   u.e, u.pr, u.ts, u.x, u.r, u.pl, u.s, u.s, act.route, act.fcm_token, act.fcm_kind, $11::text
             FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::bigint[],
                         $8::text[], $9::text[], $10::timestamptz[]) AS u(a, g, p, e, pr, ts, x, r, pl, s)
             JOIN activities act ON act.id = u.a
@@ -84,6 +87,7 @@ public enum ActivityPushes {
                 pushes.map(\.push.event.rawValue),
                 pushes.map(\.push.priority), pushes.map(\.push.timestamp), pushes.map(\.push.expiration),
                 pushes.map(\.push.reason.rawValue), pushes.map(\.push.payload), pushes.map(\.push.sendAt),
+                traceParent,
             ])
     }
 
@@ -163,7 +167,7 @@ public enum ActivityPushes {
     public static let columns = """
         p.id, p.activity_id, p.game_id, a.push_token, a.environment, a.bundle_id, p.apns_id::text AS apns_id,
         p.event, p.priority, p.aps_timestamp, p.expiration, p.reason, p.payload, p.state, p.attempts,
-        p.last_status, p.last_reason, a.registered_at, p.created_at, p.route, p.fcm_token, p.fcm_kind
+        p.last_status, p.last_reason, a.registered_at, p.created_at, p.route, p.fcm_token, p.fcm_kind, p.trace_parent
         """
 
     public static let select = "SELECT \(columns) FROM activity_pushes p JOIN activities a ON a.id = p.activity_id"
@@ -183,6 +187,7 @@ public enum ActivityPushes {
                 lastReason: try row.text("last_reason"), registeredAt: try row.date("registered_at"),
                 createdAt: try row.date("created_at"))
             push.route = try row.value("route")
+            push.traceParent = try row.text("trace_parent")
             // A push that went straight to APNs had no FCM registration, whatever its activity has now.
             if push.route != .apns {
                 push.fcm = FCMAddress(kind: try row.text("fcm_kind"), value: try row.text("fcm_token"))

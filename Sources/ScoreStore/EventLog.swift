@@ -10,12 +10,15 @@ public struct RecordedEvent: Sendable, Equatable {
     public var version: Int
     public var message: FeedMessage
     public var recordedAt: Date
+    /// The W3C `traceparent` of the span that appended it (``TraceParent``); `nil` without tracing.
+    public var traceParent: String?
 
-    public init(position: Int, version: Int, message: FeedMessage, recordedAt: Date) {
+    public init(position: Int, version: Int, message: FeedMessage, recordedAt: Date, traceParent: String? = nil) {
         self.position = position
         self.version = version
         self.message = message
         self.recordedAt = recordedAt
+        self.traceParent = traceParent
     }
 }
 
@@ -124,10 +127,11 @@ public enum EventLog {
     /// Appends a batch whose ``Heads`` were read in this transaction, under ``lockForAppend(_:)``.
     /// Messages whose id is already stored, or earlier in the batch, with the same content are
     /// duplicates and take no version; the others get the next versions of their streams, in batch order.
+    /// - Parameter traceParents: the trace context stored with each message (by index; empty: none).
     /// - Throws: ``StoreError/idConflict(_:)`` when an id stands for another message (nothing appended).
-    public static func append(_ messages: [FeedMessage], at heads: Heads, in session: PostgresSession) throws
-        -> [AppendOutcome]
-    {
+    public static func append(
+        _ messages: [FeedMessage], at heads: Heads, traceParents: [String?] = [], in session: PostgresSession
+    ) throws -> [AppendOutcome] {
         var known = heads.stored.mapValues(\.position)
         var versions = heads.versions
         var fresh: [(index: Int, version: Int)] = []
@@ -151,7 +155,9 @@ public enum EventLog {
             fresh.append((index, version))
         }
         if !fresh.isEmpty {
-            let rows = try insert(fresh.map { (messages[$0.index], $0.version) }, in: session)
+            let rows = try insert(
+                fresh.map { (messages[$0.index], $0.version) },
+                traceParents: traceParents.isEmpty ? [] : fresh.map { traceParents[$0.index] }, in: session)
             for (message, position) in rows { known[message] = position }
         }
         var outcomes: [AppendOutcome] = []
@@ -171,21 +177,26 @@ public enum EventLog {
     }
 
     /// Inserts rows with array parameters in one statement; returns message id → position.
-    private static func insert(_ rows: [(FeedMessage, Int)], in session: PostgresSession) throws -> [(String, Int)] {
+    private static func insert(_ rows: [(FeedMessage, Int)], traceParents: [String?], in session: PostgresSession)
+        throws -> [(String, Int)]
+    {
         let result: PostgresResult
+        // The trace context only when there is one (tracing off, the statement is as before the column).
+        let traced = traceParents.contains { $0 != nil }
+        var parameters: [any PostgresEncodable] = [
+            rows.map(\.0.gameId), rows.map(\.1), rows.map(\.0.id), rows.map(\.0.event.type),
+            rows.map { $0.0.canonicalJSON() }, rows.map(\.0.at),
+        ]
+        if traced { parameters.append(traceParents) }
         do {
             result = try session.query(
                 """
-                INSERT INTO events (stream_id, stream_version, message_id, type, data, occurred_at)
-                SELECT s, v, m, t, d::jsonb, o
+                INSERT INTO events (stream_id, stream_version, message_id, type, data, occurred_at\(traced ? ", trace_parent" : ""))
+                SELECT s, v, m, t, d::jsonb, o\(traced ? ", ($7::text[])[i]" : "")
                 FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
-                    AS u(s, v, m, t, d, o)
+                    WITH ORDINALITY AS u(s, v, m, t, d, o, i)
                 RETURNING position, message_id
-                """,
-                [
-                    rows.map(\.0.gameId), rows.map(\.1), rows.map(\.0.id), rows.map(\.0.event.type),
-                    rows.map { $0.0.canonicalJSON() }, rows.map(\.0.at),
-                ])
+                """, parameters)
         } catch {
             // Only possible without the append lock: another writer got in between check and insert.
             switch error.constraint {
@@ -216,7 +227,7 @@ public enum EventLog {
     {
         let result = try session.query(
             """
-            SELECT position, stream_version, data::text AS data, recorded_at FROM events
+            SELECT position, stream_version, data::text AS data, recorded_at, trace_parent FROM events
             WHERE stream_id = $1 AND stream_version > $2 ORDER BY stream_version
             """, [gameId, version])
         return try result.rows.map(decode)
@@ -228,7 +239,7 @@ public enum EventLog {
     ) throws -> [RecordedEvent] {
         let result = try session.query(
             """
-            SELECT position, stream_version, data::text AS data, recorded_at FROM events
+            SELECT position, stream_version, data::text AS data, recorded_at, trace_parent FROM events
             WHERE stream_id = $1 AND position > $2 ORDER BY stream_version LIMIT $3
             """, [gameId, position, limit])
         return try result.rows.map(decode)
@@ -240,7 +251,7 @@ public enum EventLog {
     {
         let result = try session.query(
             """
-            SELECT position, stream_version, data::text AS data, recorded_at FROM events
+            SELECT position, stream_version, data::text AS data, recorded_at, trace_parent FROM events
             WHERE position > $1 ORDER BY position LIMIT $2
             """, [position, limit])
         return try result.rows.map(decode)
@@ -250,7 +261,8 @@ public enum EventLog {
         let position = try row.int("position")
         return RecordedEvent(
             position: position, version: try row.int("stream_version"),
-            message: try message(try row.string("data"), at: position), recordedAt: try row.date("recorded_at"))
+            message: try message(try row.string("data"), at: position), recordedAt: try row.date("recorded_at"),
+            traceParent: try row.text("trace_parent"))
     }
 
     /// The message of a stored event's `data`.

@@ -65,6 +65,7 @@ public actor Ingestor {
         var id: Int
         var messages: [FeedMessage]
         var partial: Bool
+        var traceParent: String?
     }
 
     private var queue: [Call] = []
@@ -81,14 +82,18 @@ public actor Ingestor {
 
     /// Appends a batch (with the calls that arrive meanwhile, in one transaction).
     ///
-    /// - Parameter partial: when the fold refuses a message, store the messages before it and throw
-    ///   ``IngestRejection``; when `false`, a refusal stores nothing of the batch.
+    /// - Parameters:
+    ///   - partial: when the fold refuses a message, store the messages before it and throw
+    ///     ``IngestRejection``; when `false`, a refusal stores nothing of the batch.
+    ///   - traceParent: the trace context stored with the batch's events (``TraceParent``), if any.
     /// - Returns: one outcome per message (appended or duplicate).
     /// - Throws: ``IngestRejection``, ``StoreError``, ``PostgresError``.
-    public func ingest(_ messages: [FeedMessage], partial: Bool = true) async throws -> [AppendOutcome] {
+    public func ingest(_ messages: [FeedMessage], partial: Bool = true, traceParent: String? = nil) async throws
+        -> [AppendOutcome]
+    {
         let id = nextCall
         nextCall += 1
-        queue.append(Call(id: id, messages: messages, partial: partial))
+        queue.append(Call(id: id, messages: messages, partial: partial, traceParent: traceParent))
         guard !committing else {
             // A transaction is under way: the next one takes this call with the others waiting.
             return try await withCheckedThrowingContinuation { continuation in
@@ -139,7 +144,11 @@ public actor Ingestor {
                 }
                 var judged = GroupJudgement(states: states, stored: heads.stored)
                 let verdicts = calls.map { judged.judge($0.messages, partial: $0.partial) }
-                let outcomes = try EventLog.append(judged.accepted, at: heads, in: tx)
+                // Each accepted message keeps its call's trace context (none stored when no call has one).
+                let traceParents =
+                    calls.allSatisfy { $0.traceParent == nil }
+                    ? [] : zip(calls, verdicts).flatMap { repeatElement($0.traceParent, count: $1.accepted) }
+                let outcomes = try EventLog.append(judged.accepted, at: heads, traceParents: traceParents, in: tx)
                 return (Self.split(outcomes, verdicts), judged.states)
             }
             for (game, state) in folded where state?.version ?? 0 >= states[game]??.version ?? 0 {

@@ -3,6 +3,7 @@ import LiveActivity
 import Logging
 import PostgresClient
 import ScoreDomain
+import Tracing
 
 /// Builds the `score_states` projection and plans the pushes of every target from the event log.
 ///
@@ -102,15 +103,25 @@ public struct Projector: Sendable {
         for (gameId, group) in Dictionary(grouping: behind, by: \.target.gameId) {
             let position = group[0].game
             through[gameId] = position
+            let history = try EventLog.readStream(gameId, in: tx)
+            // The catching up continues the traces of the events it plans from (as the page's planning does).
+            let earliest = group.map(\.planned).min() ?? position
+            let plan = TraceParent.startSpan(
+                "plan pushes",
+                following: history.lazy.filter { $0.position > earliest && $0.position <= position }.map(\.traceParent))
+            defer { plan.end() }
             let done = try ProjectionPage.fanOut(
-                history: try EventLog.readStream(gameId, in: tx), through: position,
-                targets: group.map { ($0.target, $0.planned) }, planning: planning)
+                history: history, through: position, targets: group.map { ($0.target, $0.planned) },
+                planning: planning)
+            plan.attributes["scorefeed.fan_out"] = true
+            plan.attributes["scorefeed.targets"] = done.targets.count
+            plan.attributes["scorefeed.pushes"] = done.pushes.count
+            try ActivityPushes.insert(done.pushes, traceParent: TraceParent.of(plan.context), in: tx)
             result.targets += done.targets
             result.pushes += done.pushes
             result.coalesced += done.coalesced
         }
         try Activities.save(result.targets, planner: planning.planner, plannedThrough: through, in: tx)
-        try ActivityPushes.insert(result.pushes, in: tx)
         return result
     }
 
@@ -157,6 +168,12 @@ public struct Projector: Sendable {
         let events = try EventLog.readAll(afterPosition: checkpoint, limit: pageSize, in: tx)
         let games = Array(Set(events.map(\.message.gameId)))
         guard !games.isEmpty else { return nil }
+        // The page continues the trace of its first event that has one (a webhook's append, on any
+        // node), linked to the others'; the planning is its child, and the planned pushes carry it.
+        let page = TraceParent.startSpan("projection page", following: events.lazy.map(\.traceParent))
+        defer { page.end() }
+        page.attributes["scorefeed.events"] = events.count
+        page.attributes["scorefeed.games"] = games.count
         let states = try ScoreProjection.load(games, in: tx)
         let targets = planning == nil ? [:] : try Activities.targets(games, upToDateLimit: inlineTargets, in: tx)
         if let planning, audience != nil {
@@ -167,16 +184,21 @@ public struct Projector: Sendable {
                 audience!.targets[game] = ProjectionPage.audienceTarget(history: Array(history), planning: planning)
             }
         }
+        // The fold and the planner run in one pure pass: the planning span takes in the page's fold.
+        let plan = planning.map { _ in Tracing.startSpan("plan pushes", context: page.context) }
+        defer { plan?.end() }
         guard
             let effects = try ProjectionPage.apply(
                 events, states: states, targets: targets, planning: planning, audience: &audience)
         else { return nil }
         try ScoreProjection.save(effects.states, in: tx)
         try StateChanges.notify(upTo: effects.checkpoint, in: tx)
-        if let planning {
+        if let planning, let plan {
+            plan.attributes["scorefeed.targets"] = effects.targets.count
+            plan.attributes["scorefeed.pushes"] = effects.pushes.count
             let through = Dictionary(uniqueKeysWithValues: effects.states.map { ($0.state.gameId, $0.position) })
             try Activities.save(effects.targets, planner: planning.planner, plannedThrough: through, in: tx)
-            try ActivityPushes.insert(effects.pushes, in: tx)
+            try ActivityPushes.insert(effects.pushes, traceParent: TraceParent.of(plan.context), in: tx)
             // The games' broadcast channels: the same page through the same pure step, on their own planner.
             let channels = try Channels.targets(games, in: tx)
             if !channels.isEmpty {
