@@ -39,7 +39,7 @@ public struct FCMReceivedMessage: Sendable, Equatable {
 
     /// The `messages.jsonl` line (without the newline), keys sorted.
     var jsonLine: String {
-        var object: [String: JSONValue] = [
+        var object: JSONObject = [
             "accepted": .bool(isAccepted),
             "body": .string(body),
             "receivedAt": .string(receivedAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))),

@@ -109,7 +109,7 @@ enum GoogleError {
 
     /// A Google API error; the recorded errorCode is its `status` name.
     static func api(status: Int, message: String, details: [JSONValue] = []) -> SandboxAnswer {
-        var error: [String: JSONValue] = [
+        var error: JSONObject = [
             "code": .int(status), "message": .string(message), "status": .string(statusName(status)),
         ]
         if !details.isEmpty { error["details"] = .array(details) }

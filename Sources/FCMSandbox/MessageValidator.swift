@@ -255,7 +255,7 @@ enum MessageValidator {
 
     /// The members by their snake_case name; a member no name of `allowed` matches is an error.
     private static func known(
-        _ object: [String: JSONValue], _ allowed: Set<String>, at path: String
+        _ object: JSONObject, _ allowed: Set<String>, at path: String
     ) throws(FieldViolation) -> [String: Field] {
         var fields: [String: Field] = [:]
         for (name, value) in object.sorted(by: { $0.key < $1.key }) {
@@ -270,7 +270,7 @@ enum MessageValidator {
         return fields
     }
 
-    private static func object(_ field: Field, at path: String) throws(FieldViolation) -> [String: JSONValue] {
+    private static func object(_ field: Field, at path: String) throws(FieldViolation) -> JSONObject {
         guard case .object(let members) = field.value else { throw invalidValue(field, at: path) }
         return members
     }

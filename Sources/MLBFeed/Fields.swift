@@ -2,7 +2,7 @@ import ScoreDomain
 
 /// Reads typed members of a JSON object, naming the dotted path of any problem.
 struct Fields {
-    let members: [String: JSONValue]
+    let members: JSONObject
     let path: String
 
     init(_ value: JSONValue, path: String) throws(MLBSnapshotError) {

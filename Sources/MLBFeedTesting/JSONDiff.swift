@@ -48,7 +48,7 @@ public enum JSONDiff {
     }
 
     private static func op(_ name: String, _ path: [String], _ value: JSONValue? = nil) -> JSONValue {
-        var members: [String: JSONValue] = [
+        var members: JSONObject = [
             "op": .string(name), "path": .string(JSONPointer(tokens: path).description),
         ]
         if let value { members["value"] = value }

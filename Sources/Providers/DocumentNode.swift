@@ -6,30 +6,37 @@ import ScoreDomain
 struct DocumentNode {
     let value: JSONValue?
     let format: String
-    /// Where the value was read: links to the parent's, made into text only when a path is asked for
-    /// (an error), not on every field read (that was about a third of converting an NHL document).
-    private let location: DocumentLocation?
+    /// Where the value was read: the parent's location (a link to its own parent's) and this node's
+    /// own step, kept inline. The path becomes text only when it is asked for (an error), and a
+    /// location object is made only for a node whose members are read, not for every field read
+    /// (building the path text was a third of converting an NHL document, the objects a tenth).
+    private let parent: DocumentLocation?
+    private let step: DocumentLocation.Step?
 
     /// The field's path, such as `plays[12].details.homeScore`.
     var path: String { location?.text ?? "" }
 
+    private var location: DocumentLocation? { step.map { DocumentLocation(parent: parent, step: $0) } }
+
     init(_ value: JSONValue?, path: String = "", format: String) {
         self.value = value
         self.format = format
-        location = path.isEmpty ? nil : DocumentLocation(parent: nil, step: .text(path))
+        parent = nil
+        step = path.isEmpty ? nil : .text(path)
     }
 
-    private init(_ value: JSONValue?, location: DocumentLocation, format: String) {
+    private init(_ value: JSONValue?, parent: DocumentLocation?, step: DocumentLocation.Step, format: String) {
         self.value = value
         self.format = format
-        self.location = location
+        self.parent = parent
+        self.step = step
     }
 
     /// The member `key` (missing when this is not an object or has no such member).
     subscript(key: String) -> DocumentNode {
         var member: JSONValue?
         if case .object(let members)? = value { member = members[key] }
-        return DocumentNode(member, location: DocumentLocation(parent: location, step: .key(key)), format: format)
+        return DocumentNode(member, parent: location, step: .key(key), format: format)
     }
 
     /// Whether the field is absent or `null`.
@@ -62,9 +69,8 @@ struct DocumentNode {
 
     func array() throws(ConvertError) -> [DocumentNode] {
         guard case .array(let items)? = value else { throw mistyped("an array") }
-        return items.enumerated().map {
-            DocumentNode($1, location: DocumentLocation(parent: location, step: .index($0)), format: format)
-        }
+        let location = location
+        return items.enumerated().map { DocumentNode($1, parent: location, step: .index($0), format: format) }
     }
 
     func int() throws(ConvertError) -> Int {
@@ -99,7 +105,7 @@ struct DocumentNode {
 
 /// A step of a ``DocumentNode``'s path and the steps before it.
 private final class DocumentLocation: Sendable {
-    enum Step {
+    enum Step: Sendable {
         /// A path given whole (the root's).
         case text(String)
         /// An object's member: `.key` (or `key` first).

@@ -23,10 +23,13 @@ extension NBALive {
         var made: Bool
         var scoreHome: Int?
         var scoreAway: Int?
-        /// The field path of the action, for errors.
-        var path: String
+        /// The action's index in `game.actions`: its field path for errors, made into text only for one.
+        var index: Int
         /// Whether `at` is derived by a rule rather than stated by a wall-clock field (nba-stats-v3's plays).
         var derived = false
+
+        /// The field path of the action, such as `game.actions[12]`.
+        var path: String { "game.actions[\(index)]" }
 
         /// The points of a made shot or free throw, with its kind; `nil` for every other action.
         var scored: (points: Int, kind: ScoringKind)? {
@@ -58,10 +61,12 @@ extension NBALive {
         ConvertError(format: name, field: field, reason: reason)
     }
 
-    static func member(_ value: JSONValue, _ key: String, _ path: String) throws(ConvertError) -> JSONValue {
-        guard case .object(let members) = value else { throw fail(path, "expected an object") }
+    static func member(_ value: JSONValue, _ key: String, _ path: @autoclosure () -> String) throws(ConvertError)
+        -> JSONValue
+    {
+        guard case .object(let members) = value else { throw fail(path(), "expected an object") }
         guard let found = members[key], found != .null else {
-            throw fail(path.isEmpty ? key : "\(path).\(key)", "missing")
+            throw fail(path().isEmpty ? key : "\(path()).\(key)", "missing")
         }
         return found
     }
@@ -71,48 +76,52 @@ extension NBALive {
         return found
     }
 
-    static func string(_ value: JSONValue, _ key: String, _ path: String) throws(ConvertError) -> String {
-        guard case .string(let text) = try member(value, key, path) else {
-            throw fail("\(path).\(key)", "expected a string")
+    static func string(_ value: JSONValue, _ key: String, _ path: @autoclosure () -> String) throws(ConvertError)
+        -> String
+    {
+        guard case .string(let text) = try member(value, key, path()) else {
+            throw fail("\(path()).\(key)", "expected a string")
         }
         return text
     }
 
-    static func int(_ value: JSONValue, _ key: String, _ path: String) throws(ConvertError) -> Int {
-        switch try member(value, key, path) {
+    static func int(_ value: JSONValue, _ key: String, _ path: @autoclosure () -> String) throws(ConvertError) -> Int {
+        switch try member(value, key, path()) {
         case .int(let number): return number
         case .double(let number) where number == number.rounded(): return Int(number)
-        default: throw fail("\(path).\(key)", "expected an integer")
+        default: throw fail("\(path()).\(key)", "expected an integer")
         }
     }
 
-    static func date(_ value: JSONValue, _ key: String, _ path: String) throws(ConvertError) -> Date {
-        let text = try string(value, key, path)
-        guard let date = parseRFC3339(text) else { throw fail("\(path).\(key)", "not an RFC 3339 time: \(text)") }
+    static func date(_ value: JSONValue, _ key: String, _ path: @autoclosure () -> String) throws(ConvertError) -> Date
+    {
+        let text = try string(value, key, path())
+        guard let date = parseRFC3339(text) else { throw fail("\(path()).\(key)", "not an RFC 3339 time: \(text)") }
         return date
     }
 
     /// `"PT04M32.00S"` → 272 000 ms; `nil` for an empty clock.
-    static func clockMs(_ text: String, _ path: String) throws(ConvertError) -> Int? {
+    static func clockMs(_ text: String, _ path: @autoclosure () -> String) throws(ConvertError) -> Int? {
         if text.isEmpty { return nil }
         guard text.hasPrefix("PT"), text.hasSuffix("S"), let m = text.firstIndex(of: "M"),
             let minutes = Int(text[text.index(text.startIndex, offsetBy: 2)..<m]),
             let seconds = Double(text[text.index(after: m)..<text.index(before: text.endIndex)]),
             minutes >= 0, seconds >= 0, seconds < 60
-        else { throw fail(path, "not a clock like PT04M32.00S: \(text)") }
+        else { throw fail(path(), "not a clock like PT04M32.00S: \(text)") }
         return minutes * 60_000 + Int((seconds * 1000).rounded())
     }
 
     /// A running score field: a string of digits (`"102"`), or empty/absent for none.
-    static func score(_ value: JSONValue, _ key: String, _ path: String) throws(ConvertError) -> Int? {
+    static func score(_ value: JSONValue, _ key: String, _ path: @autoclosure () -> String) throws(ConvertError) -> Int?
+    {
         switch optional(value, key) {
         case nil: return nil
         case .string(let text) where text.isEmpty: return nil
         case .string(let text):
-            guard let number = Int(text), number >= 0 else { throw fail("\(path).\(key)", "not a score: \(text)") }
+            guard let number = Int(text), number >= 0 else { throw fail("\(path()).\(key)", "not a score: \(text)") }
             return number
         case .int(let number) where number >= 0: return number
-        default: throw fail("\(path).\(key)", "expected a score")
+        default: throw fail("\(path()).\(key)", "expected a score")
         }
     }
 
@@ -121,7 +130,9 @@ extension NBALive {
             || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
     }
 
-    static func action(_ value: JSONValue, _ path: String) throws(ConvertError) -> Action {
+    static func action(_ value: JSONValue, index: Int) throws(ConvertError) -> Action {
+        // The path's text only for an error: making it for every action was a sixth of the records' memory.
+        var path: String { "game.actions[\(index)]" }
         let number = try int(value, "actionNumber", path)
         let order = optional(value, "orderNumber") == nil ? number : try int(value, "orderNumber", path)
         let period = try int(value, "period", path)
@@ -149,7 +160,7 @@ extension NBALive {
             clockMs: try clockMs(try string(value, "clock", path), "\(path).clock"),
             at: try date(value, "timeActual", path), stamp: stamp, teamId: teamId, tricode: tricode,
             player: player, made: made, scoreHome: try score(value, "scoreHome", path),
-            scoreAway: try score(value, "scoreAway", path), path: path)
+            scoreAway: try score(value, "scoreAway", path), index: index)
     }
 
     static func playByPlay(_ document: JSONValue) throws(ConvertError) -> PlayByPlay {
@@ -159,11 +170,14 @@ extension NBALive {
             throw fail("game.actions", "expected an array")
         }
         var actions: [Action] = []
+        actions.reserveCapacity(entries.count)
         for (index, entry) in entries.enumerated() {
-            actions.append(try action(entry, "game.actions[\(index)]"))
+            actions.append(try action(entry, index: index))
         }
-        // Game order: orderNumber; actionNumber breaks a tie.
-        actions.sort { ($0.order, $0.number) < ($1.order, $1.number) }
+        // Game order: orderNumber; actionNumber breaks a tie. Sorted only when not already (a sort's scratch
+        // space is half the actions again).
+        let inOrder = { (a: Action, b: Action) in (a.order, a.number) < (b.order, b.number) }
+        if zip(actions, actions.dropFirst()).contains(where: { inOrder($1, $0) }) { actions.sort(by: inOrder) }
         return PlayByPlay(gameId: gameId, actions: actions)
     }
 

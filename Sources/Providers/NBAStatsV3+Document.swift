@@ -78,7 +78,7 @@ extension NBAStatsV3 {
         }
 
         /// The rows of result set `name`, each as header → value.
-        static func rows(_ document: JSONValue, _ name: String) throws(ConvertError) -> [[String: JSONValue]] {
+        static func rows(_ document: JSONValue, _ name: String) throws(ConvertError) -> [JSONObject] {
             guard case .array(let sets) = NBALive.optional(document, "resultSets") else {
                 throw fail("resultSets", "missing")
             }
@@ -90,20 +90,22 @@ extension NBAStatsV3 {
                 let keys = headers.map { if case .string(let key) = $0 { key } else { "" } }
                 return rows.map { row in
                     guard case .array(let values) = row else { return [:] }
-                    return Dictionary(zip(keys, values), uniquingKeysWith: { first, _ in first })
+                    var object = JSONObject()
+                    for (key, value) in zip(keys, values) where object[key] == nil { object[key] = value }
+                    return object
                 }
             }
             throw fail("resultSets", "no \(name)")
         }
 
-        static func text(_ row: [String: JSONValue], _ key: String, _ set: String) throws(ConvertError) -> String {
+        static func text(_ row: JSONObject, _ key: String, _ set: String) throws(ConvertError) -> String {
             guard case .string(let value) = row[key] else {
                 throw fail("resultSets.\(set).\(key)", "expected a string")
             }
             return value
         }
 
-        static func int(_ row: [String: JSONValue], _ key: String, _ set: String) throws(ConvertError) -> Int {
+        static func int(_ row: JSONObject, _ key: String, _ set: String) throws(ConvertError) -> Int {
             guard case .int(let value) = row[key] else { throw fail("resultSets.\(set).\(key)", "expected an integer") }
             return value
         }
@@ -149,7 +151,7 @@ extension NBAStatsV3 {
         var latest = midnight
         var actions: [NBALive.Action] = []
         for entry in indexed {
-            let path = "game.actions[\(entry.index)]"
+            var path: String { "game.actions[\(entry.index)]" }
             let value = entry.value
             let period = try NBALive.int(value, "period", path)
             guard (1...99).contains(period) else { throw NBALive.fail("\(path).period", "not a period: \(period)") }
@@ -200,7 +202,7 @@ extension NBAStatsV3 {
                     overtime: period > 4, type: type, subType: subType, clockMs: clock, at: at, stamp: nil,
                     teamId: teamId, tricode: nil, player: player, made: made,
                     scoreHome: try NBALive.score(value, "scoreHome", path),
-                    scoreAway: try NBALive.score(value, "scoreAway", path), path: path,
+                    scoreAway: try NBALive.score(value, "scoreAway", path), index: entry.index,
                     derived: type != "period"))
         }
         return actions

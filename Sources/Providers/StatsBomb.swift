@@ -122,7 +122,7 @@ extension StatsBomb {
 extension StatsBomb {
     /// A JSON object and its path, for reading fields with errors that name them.
     struct Fields {
-        var members: [String: JSONValue]
+        var members: JSONObject
         var path: String
 
         init(_ value: JSONValue, path: String) throws(ConvertError) {

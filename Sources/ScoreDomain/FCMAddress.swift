@@ -26,7 +26,7 @@ public enum FCMAddress: Sendable, Equatable, Hashable {
     public var fid: String? { if case .fid(let fid) = self { fid } else { nil } }
 
     /// The `fcmToken` and `fid` members of the JSON of a target reached at `address` (null when not).
-    public static func jsonMembers(_ address: FCMAddress?) -> [String: JSONValue] {
+    public static func jsonMembers(_ address: FCMAddress?) -> JSONObject {
         ["fcmToken": address?.token.map(JSONValue.string) ?? .null, "fid": address?.fid.map(JSONValue.string) ?? .null]
     }
 

@@ -5,14 +5,14 @@ import Foundation
 /// Every accessor throws a ``FeedError`` naming the dotted field path (`home.code`) and the rule
 /// the value breaks. Extra members are ignored. `null` counts as a value of the wrong type.
 struct FeedFields {
-    let members: [String: JSONValue]
+    let members: JSONObject
     /// Prefix of field paths, e.g. `"home."`; empty at the top level.
     let prefix: String
     /// Whether timestamps must be in ``InputRules/instants``: for input, not for the log's own events
     /// (stored before the rule, they must stay readable).
     let limitsDates: Bool
 
-    init(_ members: [String: JSONValue], prefix: String = "", limitsDates: Bool = true) {
+    init(_ members: JSONObject, prefix: String = "", limitsDates: Bool = true) {
         self.members = members
         self.prefix = prefix
         self.limitsDates = limitsDates

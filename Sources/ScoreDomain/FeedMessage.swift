@@ -25,7 +25,7 @@ public struct FeedMessage: Sendable, Equatable {
 
     /// The message as a JSON object in the canonical feed format, with defaults written out.
     public var jsonValue: JSONValue {
-        var members: [String: JSONValue] = [
+        var members: JSONObject = [
             "id": .string(id),
             "gameId": .string(gameId),
             "at": .string(rfc3339(at)),

@@ -23,16 +23,20 @@ struct JSONParser {
     /// with exactly its count (no growth by doubling, no spare capacity kept in the tree).
     private var elements: [JSONValue] = []
     /// The members of the objects being parsed (with each key's column), innermost last: an object's
-    /// dictionary is built once, at its `}`, at its final size (no rehashing as it grows).
+    /// values are one array built at its `}`, at its final size.
     private var members: [Member] = []
-    /// The keys of 16 bytes or more read so far, by their FNV-1a hash (see ``parseKey()``).
-    private var longKeys: [UInt64: String] = [:]
+    /// The keys read so far (see ``parseKey()``).
+    private var keys = JSONKeyTable()
+    /// The objects' shapes made so far (see ``takeMembers(from:)``).
+    private var shapes = JSONShapeTable()
 
     /// A member read, its key's column kept for a duplicate's error.
     private struct Member {
         var key: String
         var value: JSONValue
         var column: Int
+        /// The key's fingerprint, to find a duplicate without comparing texts.
+        var fingerprint: UInt64
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
@@ -93,13 +97,13 @@ struct JSONParser {
                 throw error("expected a string key but found \(describeCurrent())")
             }
             let keyColumn = position + 1
-            let key = try parseKey()
+            let (key, fingerprint) = try parseKey()
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else { throw error("expected ':' but found \(describeCurrent())") }
             position += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            members.append(Member(key: key, value: value, column: keyColumn))
+            members.append(Member(key: key, value: value, column: keyColumn, fingerprint: fingerprint))
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","):
@@ -113,29 +117,56 @@ struct JSONParser {
         }
     }
 
-    /// The object of the members from `start` on (removed from ``members``).
+    /// The object of the members from `start` on (removed from ``members``), its shape shared with the
+    /// earlier objects of the same keys in the same order.
     /// - Throws: for a key given twice, at its second occurrence.
-    private mutating func takeMembers(from start: Int) throws(JSONSyntaxError) -> [String: JSONValue] {
-        var object = [String: JSONValue](minimumCapacity: members.count - start)
-        var duplicate: Member?
-        // Each member moved out (an empty one left in its place), so no key or value is retained and
-        // released again on its way into the dictionary.
+    private mutating func takeMembers(from start: Int) throws(JSONSyntaxError) -> JSONObject {
+        let count = members.count - start
+        let fingerprint = JSONShapeTable.fingerprint(members[start...].lazy.map(\.fingerprint))
+        let shape: JSONObjectShape
+        if let known = shapes.shape(fingerprint), known.keys.count == count,
+            known.keys.indices.allSatisfy({ known.keys[$0] == members[start + $0].key })
+        {
+            shape = known  // its keys are distinct
+        } else {
+            try checkDistinct(from: start)
+            shape = JSONObjectShape(keys: members[start...].map(\.key))
+            shapes.remember(shape, fingerprint)
+        }
+        var values: [JSONValue] = []
+        values.reserveCapacity(count)
+        // Each value moved out (`null` left in its place), so none is retained and released again on its
+        // way into the object.
         members.withUnsafeMutableBufferPointer { buffer in
-            for index in start..<buffer.count {
-                var member = Member(key: "", value: .null, column: 0)
-                swap(&member, &buffer[index])
-                let column = member.column
-                if let old = object.updateValue(member.value, forKey: member.key) {
-                    duplicate = Member(key: member.key, value: old, column: column)
-                    return
+            for position in start..<buffer.count {
+                var value = JSONValue.null
+                swap(&value, &buffer[position].value)
+                values.append(value)
+            }
+        }
+        members.removeSubrange(start...)
+        return JSONObject(shape: shape, values: values)
+    }
+
+    /// Throws for the first key of the members from `start` on that an earlier one has.
+    private func checkDistinct(from start: Int) throws(JSONSyntaxError) {
+        if members.count - start > JSONObject.indexedCount {
+            var seen = Set<String>(minimumCapacity: members.count - start)
+            for member in members[start...] where !seen.insert(member.key).inserted { throw duplicate(member) }
+        } else {
+            // Pairwise by fingerprint: a full comparison only where two fingerprints agree.
+            for second in start..<members.count {
+                let member = members[second]
+                for first in start..<second
+                where members[first].fingerprint == member.fingerprint && members[first].key == member.key {
+                    throw duplicate(member)
                 }
             }
         }
-        if let duplicate {
-            throw JSONSyntaxError(message: "duplicate key \"\(duplicate.key)\"", column: duplicate.column)
-        }
-        members.removeSubrange(start...)
-        return object
+    }
+
+    private func duplicate(_ member: Member) -> JSONSyntaxError {
+        JSONSyntaxError(message: "duplicate key \"\(member.key)\"", column: member.column)
     }
 
     private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
@@ -258,30 +289,21 @@ struct JSONParser {
         }
     }
 
-    /// A member's key, as ``parseString()`` reads it; a key of 16 ASCII bytes or more without
-    /// escapes (too long to be a small string, so a text of its own on the heap) is the same `String`
-    /// each time it recurs in the document (`homeTeamDefendingSide` on every play): one allocation
-    /// for all of them.
-    private mutating func parseKey() throws(JSONSyntaxError) -> String {
+    /// A member's key, as ``parseString()`` reads it, and its fingerprint (``JSONKeyTable``): a key of
+    /// ASCII bytes without escapes is made into a `String` once per document (see ``keys``).
+    private mutating func parseKey() throws(JSONSyntaxError) -> (key: String, fingerprint: UInt64) {
         let start = position + 1
         position = start
         var bits: UInt8 = 0
         scanRun(&bits)
         guard bits < 0x80, position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
             position = start - 1
-            return try parseString()
+            let key = try parseString()
+            return (key, JSONKeyTable.fingerprint(key))
         }
         let run = UnsafeBufferPointer(rebasing: bytes[start..<position])
         position += 1
-        guard run.count > 15 else { return String(decoding: run, as: UTF8.self) }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
-        for byte in run { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        if let known = longKeys[hash], known.utf8.withContiguousStorageIfAvailable({ $0.elementsEqual(run) }) == true {
-            return known
-        }
-        let key = String(decoding: run, as: UTF8.self)
-        if longKeys.count < 4096, longKeys[hash] == nil { longKeys[hash] = key }
-        return key
+        return keys.key(run)
     }
 
     /// Moves ``position`` to the next `"`, `\` or control character (or the end), or'ing the bytes it

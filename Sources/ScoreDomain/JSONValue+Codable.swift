@@ -35,7 +35,7 @@ extension JSONValue: Codable {
 
     public init(from decoder: any Decoder) throws {
         if let container = try? decoder.container(keyedBy: Key.self) {
-            var members: [String: JSONValue] = [:]
+            var members = JSONObject()
             for key in container.allKeys {
                 members[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
             }

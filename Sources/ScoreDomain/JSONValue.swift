@@ -13,7 +13,7 @@ public enum JSONValue: Sendable, Equatable {
     case double(Double)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    case object(JSONObject)
 
     /// The compact, key-sorted JSON text of this value.
     public func serialized() -> String {
@@ -51,12 +51,14 @@ public enum JSONValue: Sendable, Equatable {
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
-            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (index, key) in keys.enumerated() {
+            let keys = members.keys
+            let order = keys.indices.sorted { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
+            for (index, position) in order.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                JSONValue.writeString(key, to: &bytes)
+                let member = members[position]
+                JSONValue.writeString(member.key, to: &bytes)
                 bytes.append(UInt8(ascii: ":"))
-                members[key]!.write(to: &bytes)
+                member.value.write(to: &bytes)
             }
             bytes.append(UInt8(ascii: "}"))
         }

@@ -25,7 +25,7 @@ extension ScoreState: Codable {
     /// The state as a JSON object: every field of ``fields`` plus the derived `inning` (baseball's
     /// display string), `period` (the label in every sport) and `periods` (the line score).
     public var jsonValue: JSONValue {
-        var members = [String: JSONValue](minimumCapacity: Self.fields.count + 3)
+        var members = JSONObject()
         for field in Self.fields {
             if let value = field.read(self) { members[field.key] = value }
         }

@@ -24,7 +24,7 @@ struct APIError: Error, HTTPResponseError, CustomStringConvertible {
     var description: String { "\(status.code) \(code): \(message)" }
 
     var body: JSONValue {
-        var error: [String: JSONValue] = [
+        var error: JSONObject = [
             "status": .int(status.code), "code": .string(code), "message": .string(message),
         ]
         if let details { error["details"] = details }

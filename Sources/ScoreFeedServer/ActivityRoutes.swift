@@ -80,12 +80,12 @@ struct ActivityRoutes {
         }
         return .json(
             .object(
-                [
+                JSONObject([
                     "id": .int(device.id), "startToken": .string(device.startToken),
                     "environment": .string(device.environment.rawValue), "bundleId": .string(device.bundleId),
                     "follow": .array(device.follows.map(JSONValue.string)), "channels": .bool(device.channels),
                     "registeredAt": .string(rfc3339(device.registeredAt)), "active": .bool(device.active),
-                ].merging(FCMAddress.jsonMembers(device.fcm)) { $1 }), status: .created)
+                ]).merging(FCMAddress.jsonMembers(device.fcm)) { $1 }), status: .created)
     }
 
     /// `GET /v1/activities/{token}`: what became of the activity's pushes.
@@ -225,7 +225,7 @@ struct ActivityRoutes {
 
     static func json(_ delivery: ActivityDelivery) -> JSONValue {
         guard case .object(var members) = json(delivery.activity) else { return .null }
-        var pushes: [String: JSONValue] = ["planned": .int(delivery.planned)]
+        var pushes: JSONObject = ["planned": .int(delivery.planned)]
         for state in ["pending", "sent", "superseded", "failed"] { pushes[state] = .int(delivery.pushes[state] ?? 0) }
         members["pushes"] = .object(pushes)
         members["highPriorityLastHour"] = .object([
@@ -280,7 +280,7 @@ struct ActivityRoutes {
     /// A refused registration as answered: 409 for a token of another app or game and for a game that
     /// is over (`game-over`, with how it ended), 404 for an unknown start token; each naming its field.
     static func refused(_ refusal: RegistrationRefusal) -> APIError {
-        var problem: [String: JSONValue] = ["field": .string(refusal.field), "reason": .string(refusal.description)]
+        var problem: JSONObject = ["field": .string(refusal.field), "reason": .string(refusal.description)]
         switch refusal {
         case .otherApp, .otherGame:
             return APIError(.conflict, "token-in-use", refusal.description, details: .array([.object(problem)]))
@@ -301,7 +301,7 @@ struct ActivityRoutes {
 
     static func json(_ activity: Activity) -> JSONValue {
         .object(
-            [
+            JSONObject([
                 "id": .int(activity.id), "gameId": .string(activity.gameId), "pushToken": .string(activity.pushToken),
                 "environment": .string(activity.environment.rawValue), "bundleId": .string(activity.bundleId),
                 "frequentUpdates": .bool(activity.frequentUpdates),
@@ -309,12 +309,12 @@ struct ActivityRoutes {
                 "endedAt": activity.endedAt.map { .string(rfc3339($0)) } ?? .null, "active": .bool(activity.active),
                 "deactivatedReason": activity.deactivatedReason.map(JSONValue.string) ?? .null,
                 "route": .string(activity.route.rawValue),
-            ].merging(FCMAddress.jsonMembers(activity.fcm)) { $1 })
+            ]).merging(FCMAddress.jsonMembers(activity.fcm)) { $1 })
     }
 
     /// The members of a JSON object body, read with field-naming errors.
     struct Fields {
-        let members: [String: JSONValue]
+        let members: JSONObject
 
         func string(_ name: String, default fallback: String? = nil) throws -> String {
             switch members[name] {

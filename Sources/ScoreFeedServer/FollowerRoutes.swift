@@ -87,7 +87,7 @@ struct FollowerRoutes {
             ? Data() : try await request.collectBody(upTo: 16 * 1024, what: "an unfollow")
         let fields: ActivityRoutes.Fields
         if body.isEmpty {
-            var members: [String: JSONValue] = [:]
+            var members: JSONObject = [:]
             for name in names { members[name] = query.get(name).map(JSONValue.string) }
             fields = ActivityRoutes.Fields(members: members)
         } else {

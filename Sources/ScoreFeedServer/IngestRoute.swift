@@ -121,7 +121,7 @@ struct IngestRoute {
     /// The 409 for a message id that already stands for another message: names the id and the game
     /// of the message it stands for (`details.gameId`, with `details.position` when it is stored).
     static func refusal(_ conflict: IdConflict, index: Int?) -> APIError {
-        var details: [String: JSONValue] = [
+        var details: JSONObject = [
             "messageId": .string(conflict.messageId), "gameId": .string(conflict.gameId),
             "position": conflict.position.map(JSONValue.int) ?? .null,
         ]
@@ -155,7 +155,7 @@ struct IngestRoute {
             case .failure(let error):
                 invalid += 1
                 guard problems.count < Self.maxListedProblems else { return }
-                var problem: [String: JSONValue] = [
+                var problem: JSONObject = [
                     "index": .int(entry.index), "code": .string(error.code),
                     "reason": .string(error.reason.clipped()),
                 ]

@@ -41,7 +41,7 @@ extension ReadRoutes {
     /// What a card shows of a push: when, how urgent, what became of it, and until when the phone
     /// shows it as fresh.
     private static func summary(_ push: OutboxPush) -> JSONValue {
-        let aps = (try? JSONValue.parse(Data(push.payload.utf8))).flatMap { payload -> [String: JSONValue]? in
+        let aps = (try? JSONValue.parse(Data(push.payload.utf8))).flatMap { payload -> JSONObject? in
             guard case .object(let root) = payload, case .object(let aps)? = root["aps"] else { return nil }
             return aps
         }

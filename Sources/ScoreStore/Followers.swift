@@ -19,11 +19,11 @@ public struct Follower: Sendable, Equatable {
     /// The follower as `GET /v1/followers` and `scorefeed follower list --json` show it.
     public var jsonValue: JSONValue {
         .object(
-            [
+            JSONObject([
                 "id": .int(id), "gameId": .string(gameId), "followedAt": .string(rfc3339(followedAt)),
                 "endedAt": endedAt.map { .string(rfc3339($0)) } ?? .null, "active": .bool(active),
                 "deactivatedReason": deactivatedReason.map(JSONValue.string) ?? .null,
-            ].merging(FCMAddress.jsonMembers(fcm)) { $1 })
+            ]).merging(FCMAddress.jsonMembers(fcm)) { $1 })
     }
 }
 

@@ -34,7 +34,7 @@ struct SandboxCoreTests {
         let answer = core.exchange(form(Fixture.jwt(claims: Fixture.claims(iat: now))), now: now)
         #expect(answer.status == 200)
         let parsed = try JSONValue.parse(Data(answer.body.utf8))
-        let members: [String: JSONValue]? = if case .object(let members) = parsed { members } else { nil }
+        let members: JSONObject? = if case .object(let members) = parsed { members } else { nil }
         let object = try #require(members)
         #expect(object["expires_in"] == .int(3600))
         #expect(object["token_type"] == .string("Bearer"))

@@ -20,12 +20,12 @@ enum Fixture {
     static let verifier = AssertionVerifier(
         clientEmail: clientEmail, keyId: keyId, audience: tokenURI, publicKey: key.publicKey)
 
-    static let header: [String: JSONValue] = [
+    static let header: JSONObject = [
         "alg": .string("RS256"), "typ": .string("JWT"), "kid": .string(keyId),
     ]
 
     /// The claims a Google client library sends, issued at `iat`.
-    static func claims(iat: Date = now) -> [String: JSONValue] {
+    static func claims(iat: Date = now) -> JSONObject {
         let seconds = Int(iat.timeIntervalSince1970)
         return [
             "iss": .string(clientEmail), "aud": .string(tokenURI), "scope": .string(scope),
@@ -35,7 +35,7 @@ enum Fixture {
 
     /// A compact RS256 JWT.
     static func jwt(
-        header: [String: JSONValue] = header, claims: [String: JSONValue] = claims(),
+        header: JSONObject = header, claims: JSONObject = claims(),
         key: _RSA.Signing.PrivateKey = key
     ) -> String {
         let input =

@@ -9,7 +9,7 @@ private func document(_ file: String) throws -> JSONValue {
     try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: fixture("providers/nba-live/\(file)"))))
 }
 
-private func members(_ value: JSONValue?) -> [String: JSONValue] {
+private func members(_ value: JSONValue?) -> JSONObject {
     if case .object(let members) = value { return members }
     return [:]
 }
@@ -39,7 +39,7 @@ private func withActions(_ pbp: JSONValue, _ change: ([JSONValue]) -> [JSONValue
 }
 
 /// An action with some members replaced.
-private func edit(_ action: JSONValue, _ changes: [String: JSONValue]) -> JSONValue {
+private func edit(_ action: JSONValue, _ changes: JSONObject) -> JSONValue {
     .object(members(action).merging(changes) { $1 })
 }
 
@@ -438,7 +438,7 @@ struct NBALiveTests {
             _ number: Int, _ period: Int, _ type: String, _ sub: String, _ clock: String, _ home: Int, _ away: Int,
             team: Int? = nil, made: Bool = false
         ) -> JSONValue {
-            var fields: [String: JSONValue] = [
+            var fields: JSONObject = [
                 "actionNumber": .int(number), "orderNumber": .int(number * 10_000), "period": .int(period),
                 "periodType": .string(period > 4 ? "OVERTIME" : "REGULAR"), "actionType": .string(type),
                 "subType": .string(sub), "clock": .string(clock),

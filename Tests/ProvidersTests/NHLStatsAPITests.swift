@@ -273,7 +273,7 @@ struct NHLStatsAPITests {
         _ index: Int, _ type: String, period: Int, _ periodType: String = "REGULAR", remaining: String = "20:00",
         team: Int? = nil, player: (role: String, name: String)? = nil
     ) -> JSONValue {
-        var members: [String: JSONValue] = [
+        var members: JSONObject = [
             "result": .object(["eventTypeId": .string(type)]),
             "about": .object([
                 "eventIdx": .int(index), "eventId": .int(100 + index), "period": .int(period),

@@ -226,14 +226,14 @@ struct NHLWebTests {
     }
 
     /// The document with `edit` applied to its JSON object.
-    static func edited(_ edit: (inout [String: JSONValue]) -> Void) throws -> JSONValue {
+    static func edited(_ edit: (inout JSONObject) -> Void) throws -> JSONValue {
         let data = try Data(contentsOf: URL(fileURLWithPath: path("2024020087")))
         guard case .object(var root) = try JSONValue.parse(data) else { throw ConvertError(format: "test", reason: "") }
         edit(&root)
         return .object(root)
     }
 
-    static func editPlay(_ index: Int, _ root: inout [String: JSONValue], _ edit: (inout [String: JSONValue]) -> Void) {
+    static func editPlay(_ index: Int, _ root: inout JSONObject, _ edit: (inout JSONObject) -> Void) {
         guard case .array(var plays)? = root["plays"], case .object(var play) = plays[index] else { return }
         edit(&play)
         plays[index] = .object(play)
@@ -287,7 +287,7 @@ struct NHLWebTests {
     }
 
     /// The plays of the document without those `drop` says.
-    static func dropPlays(_ root: inout [String: JSONValue], _ drop: (JSONValue) -> Bool) {
+    static func dropPlays(_ root: inout JSONObject, _ drop: (JSONValue) -> Bool) {
         guard case .array(let plays)? = root["plays"] else { return }
         root["plays"] = .array(plays.filter { !drop($0) })
     }

@@ -34,7 +34,7 @@ struct SportsFixtureTests {
     ]
 
     /// expected.json, parsed.
-    static func expected() throws -> [String: JSONValue] {
+    static func expected() throws -> JSONObject {
         let data = try Data(contentsOf: directory.appendingPathComponent("expected.json"))
         guard case .object(let games) = try JSONValue.parse(data) else { throw Failure("expected.json is no object") }
         return games

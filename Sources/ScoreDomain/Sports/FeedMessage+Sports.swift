@@ -1,6 +1,6 @@
 extension FeedMessage {
     /// The fields of a clock-sport event in the canonical form, defaults written out.
-    func writeClockSportFields(to members: inout [String: JSONValue]) {
+    func writeClockSportFields(to members: inout JSONObject) {
         func clock(_ ms: Int?, _ key: String = "clock") {
             if let ms { members[key] = .string(GameClock.feedText(ms)) }
         }
@@ -52,7 +52,7 @@ extension FeedMessage {
 extension GameRules {
     /// Every rule written out, as `game.scheduled`'s `rules` object takes them.
     public var overridesJSON: JSONValue {
-        var members: [String: JSONValue] = [
+        var members: JSONObject = [
             "periods": .int(periods), "periodMinutes": .int(periodMinutes),
             "overtimes": overtimes.map { .int($0) } ?? .string("unlimited"),
             "overtimeMinutes": .int(overtimeMinutes), "shootout": .bool(shootout), "tieStands": .bool(tieStands),

@@ -14,7 +14,7 @@ extension Bool: StateFieldValue {
 
 /// Reads the members of one object of a stored state.
 private struct StateObject {
-    let members: [String: JSONValue]
+    let members: JSONObject
     let what: String
 
     init(_ json: JSONValue, _ what: String) throws(StateFieldError) {
@@ -93,7 +93,7 @@ extension ScoringKind: StateFieldValue {}
 
 extension Situation: StateFieldValue {
     public var stateJSON: JSONValue {
-        var members: [String: JSONValue] = ["possession": .string(possession.rawValue)]
+        var members: JSONObject = ["possession": .string(possession.rawValue)]
         if let down, let distance, let yardLine {
             members["down"] = .int(down)
             members["distance"] = .int(distance)
@@ -112,7 +112,7 @@ extension Situation: StateFieldValue {
 
 extension ScoringPlay: StateFieldValue {
     public var stateJSON: JSONValue {
-        var members: [String: JSONValue] = [
+        var members: JSONObject = [
             "id": .string(id), "period": .int(period), "kind": .string(kind.rawValue),
             "homeScore": .int(homeScore), "awayScore": .int(awayScore),
         ]
@@ -142,7 +142,7 @@ extension ScoringPlay: StateFieldValue {
 
 extension CardShown: StateFieldValue {
     public var stateJSON: JSONValue {
-        var members: [String: JSONValue] = [
+        var members: JSONObject = [
             "id": .string(id), "side": .string(side.rawValue), "card": .string(card.rawValue), "period": .int(period),
         ]
         if let player { members["player"] = .string(player) }
@@ -161,7 +161,7 @@ extension CardShown: StateFieldValue {
 
 extension ShootoutAttempt: StateFieldValue {
     public var stateJSON: JSONValue {
-        var members: [String: JSONValue] = ["id": .string(id), "side": .string(side.rawValue), "scored": .bool(scored)]
+        var members: JSONObject = ["id": .string(id), "side": .string(side.rawValue), "scored": .bool(scored)]
         if let player { members["player"] = .string(player) }
         return .object(members)
     }

@@ -1,0 +1,58 @@
+/// The object keys one parse has read, so that a key that recurs (every play of a document has the
+/// same dozen) is made into a `String` once: later occurrences are a comparison of two words and a
+/// copy of the first one's `String` (for a key of 16 bytes or more, one heap text shared by all).
+///
+/// Direct-mapped by the key's fingerprint: a key that lands on a slot taken by another replaces it.
+struct JSONKeyTable {
+    private struct Entry {
+        /// The key's first eight bytes (all of them, packed, when it is shorter).
+        var head: UInt64
+        /// Its last eight bytes (0 when it is shorter than eight).
+        var tail: UInt64
+        var count: Int
+        var key: String
+    }
+
+    private static let slotBits = 8
+    private var entries: [Entry] = []
+
+    /// The `String` of `run` (ASCII without escapes: the caller checked) and its fingerprint.
+    mutating func key(_ run: UnsafeBufferPointer<UInt8>) -> (key: String, fingerprint: UInt64) {
+        let (head, tail) = Self.words(run)
+        let fingerprint = Self.mix(head: head, tail: tail, count: run.count)
+        if entries.isEmpty {
+            entries = Array(repeating: Entry(head: 0, tail: 0, count: -1, key: ""), count: 1 << Self.slotBits)
+        }
+        let slot = Int(truncatingIfNeeded: fingerprint >> UInt64(64 - Self.slotBits))
+        let entry = entries[slot]
+        // Head, tail and count are the whole key up to 16 bytes; a longer one is compared in full.
+        if entry.head == head, entry.tail == tail, entry.count == run.count,
+            run.count <= 16 || entry.key.utf8.withContiguousStorageIfAvailable({ $0.elementsEqual(run) }) == true
+        {
+            return (entry.key, fingerprint)
+        }
+        let key = String(decoding: run, as: UTF8.self)
+        entries[slot] = Entry(head: head, tail: tail, count: run.count, key: key)
+        return (key, fingerprint)
+    }
+
+    /// The fingerprint of a key read otherwise (with escapes or non-ASCII bytes): equal keys have equal
+    /// fingerprints, whichever way they were read.
+    static func fingerprint(_ key: String) -> UInt64 {
+        Array(key.utf8).withUnsafeBufferPointer { run in
+            let (head, tail) = words(run)
+            return mix(head: head, tail: tail, count: run.count)
+        }
+    }
+
+    /// The first and last eight bytes of `run`; all of them in `head` when it is shorter.
+    private static func words(_ run: UnsafeBufferPointer<UInt8>) -> (head: UInt64, tail: UInt64) {
+        guard run.count >= 8 else { return (run.reduce(0) { $0 << 8 | UInt64($1) }, 0) }
+        let raw = UnsafeRawBufferPointer(run)
+        return (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: run.count - 8, as: UInt64.self))
+    }
+
+    private static func mix(head: UInt64, tail: UInt64, count: Int) -> UInt64 {
+        (head ^ (tail &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(truncatingIfNeeded: count)) &* 0xFF51_AFD7_ED55_8CCD
+    }
+}
