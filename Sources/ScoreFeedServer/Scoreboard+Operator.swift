@@ -7,13 +7,7 @@ extension Scoreboard {
     /// grouped by route (APNs tokens, broadcast channels, push-to-start, FCM for iOS, Android), each
     /// with its status, budget used in the last hour, last answer and pushes; removed ones marked.
     static func operatorPage(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        Response(
-            status: .ok,
-            headers: [
-                .contentType: "text/html; charset=utf-8", .cacheControl: "no-cache",
-                .contentSecurityPolicy: "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'",
-            ],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: operatorHTML)))
+        htmlResponse(operatorHTML)
     }
 
     static let operatorHTML = """

@@ -11,6 +11,11 @@ import Hummingbird
 /// (``operatorPage(_:_:)``). The script is ``script``.
 enum Scoreboard {
     static func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        htmlResponse(html)
+    }
+
+    /// A self-contained page: HTML that loads nothing from elsewhere (its own inline style and script).
+    static func htmlResponse(_ html: String) -> Response {
         Response(
             status: .ok,
             headers: [
