@@ -1,61 +1,61 @@
-"""The Python `eventsourcing` library's append rate on the same PostgreSQL, for scripts/bench-peers.
+"""The Python `eventsourcing` library's own recorder on the same PostgreSQL, for scripts/bench-peers.
 
-Each save records one aggregate (a game) with BATCH events in one transaction: its creation and
-BATCH - 1 `RunScored` events, the shape of ScoreFeed's batch appends. Prints one JSON line per batch
-size: {"batch": B, "events": N, "eventsPerSecond": R}.
+Times `PostgresApplicationRecorder.insert_events` alone (no Application, no aggregates): the
+`StoredEvent` objects are built beforehand, spread over 100 streams as `scorefeed-bench append`
+spreads its events (event n to stream n % 100, versions 1, 2, 3, ... per stream), with a JSON
+payload shaped like ScoreFeed's stored `run.scored` message. One insert_events call per batch,
+each its own transaction (the recorder's: lock the table, notify, insert, commit).
+Prints one JSON line per batch size: {"batch": B, "events": N, "eventsPerSecond": R}.
 Usage: python eventsourcing_bench.py DATABASE_URL SCHEMA BATCH:EVENTS[,BATCH:EVENTS...]
 (DATABASE_URL as ScoreFeed takes it: postgresql://user@host:port/db, or ?host=/socket/dir.)
 """
 import json
-import os
 import sys
 import time
+import uuid
+from datetime import datetime, timedelta, timezone
 from urllib.parse import parse_qs, unquote, urlparse
+
+from eventsourcing.persistence import StoredEvent
+from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+
+STREAMS = 100
 
 url, schema, plan = sys.argv[1:4]
 parts = urlparse(url)
 query = parse_qs(parts.query)
-host = query.get("host", [parts.hostname or "/var/run/postgresql"])[0]
-port = str(parts.port or query.get("port", ["5432"])[0])
-user = unquote(parts.username or query.get("user", ["postgres"])[0])
-dbname = (parts.path or "/postgres").lstrip("/") or "postgres"
-os.environ.update({
-    "PERSISTENCE_MODULE": "eventsourcing.postgres",
-    "POSTGRES_HOST": host, "POSTGRES_PORT": port, "POSTGRES_USER": user, "POSTGRES_PASSWORD": "",
-    "POSTGRES_DBNAME": dbname, "POSTGRES_SCHEMA": schema, "CREATE_TABLE": "y",
-})
+datastore = PostgresDatastore(
+    dbname=(parts.path or "/postgres").lstrip("/") or "postgres",
+    host=query.get("host", [parts.hostname or "/var/run/postgresql"])[0],
+    port=str(parts.port or query.get("port", ["5432"])[0]),
+    user=unquote(parts.username or query.get("user", ["postgres"])[0]),
+    password=unquote(parts.password or ""),
+    schema=schema,
+)
+recorder = PostgresApplicationRecorder(datastore)
+recorder.create_table()
 
-from eventsourcing.application import Application  # noqa: E402
-from eventsourcing.domain import Aggregate, event  # noqa: E402
-
-
-class Game(Aggregate):
-    @event("Scheduled")
-    def __init__(self, home: str, away: str):
-        self.home, self.away, self.runs = home, away, 0
-
-    @event("RunScored")
-    def run_scored(self, team: str, runs: int):
-        self.runs += runs
-
-
-class Games(Application):
-    pass
-
-
-app = Games()
+start = datetime(2026, 3, 31, 23, 33, 20, tzinfo=timezone.utc)
 for pair in plan.split(","):
     batch, events = (int(x) for x in pair.split(":"))
-    saves = events // batch
-    games = []
-    for _ in range(saves):
-        game = Game(home="HOM", away="AWY")
-        for n in range(batch - 1):
-            game.run_scored(team="home" if n % 2 == 0 else "away", runs=1)
-        games.append(game)
+    streams = [uuid.uuid4() for _ in range(STREAMS)]
+    versions = [0] * STREAMS
+    stored = []
+    for n in range(events // batch * batch):
+        versions[n % STREAMS] += 1
+        state = json.dumps({
+            "at": (start + timedelta(seconds=n)).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            "gameId": f"bench-{batch}-g{n % STREAMS}", "id": f"bench-{batch}-{n}",
+            "runs": 1, "team": "home" if n % 2 == 0 else "away", "type": "run.scored",
+        }, separators=(",", ":"), sort_keys=True).encode()
+        stored.append(StoredEvent(
+            originator_id=streams[n % STREAMS], originator_version=versions[n % STREAMS],
+            topic="scorefeed.bench:RunScored", state=state))
+    batches = [stored[i:i + batch] for i in range(0, len(stored), batch)]
     began = time.perf_counter()
-    for game in games:
-        app.save(game)
+    for events_of_batch in batches:
+        recorder.insert_events(events_of_batch)
     seconds = time.perf_counter() - began
-    print(json.dumps({"batch": batch, "events": saves * batch, "eventsPerSecond": round(saves * batch / seconds)}))
+    print(json.dumps({"batch": batch, "events": len(stored), "eventsPerSecond": round(len(stored) / seconds)}))
     sys.stdout.flush()
+datastore.close()
