@@ -4,6 +4,7 @@ import Logging
 import PostgresClient
 import Retry
 import ScoreStore
+import Tracing
 
 /// What a broadcast worker did.
 public struct BroadcastRound: Sendable, Equatable {
@@ -62,8 +63,14 @@ public struct BroadcastWorker: Sendable {
 
     private func deliver(_ claimed: [BroadcastPush], into total: inout BroadcastRound) async throws {
         var results: [(BroadcastPush, APNsResult)] = []
+        let byEnvironment = Dictionary(grouping: claimed, by: \.environment)
+        let spans = byEnvironment.mapValues { batch in
+            DeliveryTrace.start(
+                service: "APNs", route: "channel", count: batch.count, kinds: Set(batch.map(\.event.rawValue)),
+                following: batch.lazy.map(\.traceParent))
+        }
         await withTaskGroup(of: [(BroadcastPush, APNsResult)].self) { group in
-            for (environment, batch) in Dictionary(grouping: claimed, by: \.environment) {
+            for (environment, batch) in byEnvironment {
                 let client = client(environment)
                 group.addTask {
                     let requests = batch.map {
@@ -114,6 +121,13 @@ public struct BroadcastWorker: Sendable {
             }
             records.append((push, result.status, reason, outcome))
         }
+        for (environment, span) in spans {
+            DeliveryTrace.end(
+                span,
+                answers: records.lazy.filter { $0.push.environment == environment }.map {
+                    (outcome: $0.outcome.label, status: $0.status)
+                })
+        }
         let (done, gone) = (records, forgotten)
         try await connection.transaction { tx in
             try Broadcasts.record(done, in: tx)
@@ -125,9 +139,8 @@ public struct BroadcastWorker: Sendable {
             for record in records {
                 switch record.outcome {
                 case .sent: observe("sent", nil)
-                case .retry: observe("retry", record.reason)
                 case .failed(let why): observe("failed", why)
-                case .release: observe("released", record.reason)
+                case .retry, .release: observe(record.outcome.label, record.reason)
                 }
             }
         }
@@ -135,6 +148,18 @@ public struct BroadcastWorker: Sendable {
             logger.critical(
                 "broadcast delivery paused: APNs says the provider's configuration is wrong",
                 metadata: ["apns.reason": "\(paused)"])
+        }
+    }
+}
+
+extension Broadcasts.Outcome {
+    /// The outcome's name in metrics and traces.
+    var label: String {
+        switch self {
+        case .sent: "sent"
+        case .retry: "retry"
+        case .failed: "failed"
+        case .release: "released"
         }
     }
 }

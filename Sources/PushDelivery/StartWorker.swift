@@ -5,6 +5,7 @@ import Logging
 import PostgresClient
 import Retry
 import ScoreStore
+import Tracing
 
 /// Delivers push-to-start requests (`device_starts`) to the devices' start tokens. A start whose
 /// answer was lost (no HTTP answer) is NOT sent again: APNs may have started the activity, and a
@@ -75,9 +76,8 @@ public struct StartWorker: Sendable {
                 for record in decided {
                     switch record.outcome {
                     case .sent: observe("sent", nil)
-                    case .retry: observe("retry", record.reason)
-                    case .failed(let why, let deactivate): observe(deactivate ? "deactivated" : "failed", why)
-                    case .release: observe("released", record.reason)
+                    case .failed(let why, _): observe(record.outcome.label, why)
+                    case .retry, .release: observe(record.outcome.label, record.reason)
                     }
                 }
             }
@@ -108,8 +108,10 @@ public struct StartWorker: Sendable {
         _ claimed: [DeviceStart], client: @Sendable (PushEnvironment) -> APNsClient
     ) async -> ([(start: DeviceStart, status: Int?, outcome: Devices.StartOutcome, reason: String?)], String?) {
         var results: [(DeviceStart, APNsResult)] = []
+        let byEnvironment = Dictionary(grouping: claimed, by: \.environment)
+        let spans = byEnvironment.mapValues { Self.span($0, service: "APNs") }
         await withTaskGroup(of: [(DeviceStart, APNsResult)].self) { group in
-            for (environment, batch) in Dictionary(grouping: claimed, by: \.environment) {
+            for (environment, batch) in byEnvironment {
                 let client = client(environment)
                 group.addTask {
                     let requests = batch.map {
@@ -156,12 +158,27 @@ public struct StartWorker: Sendable {
             }
             return (start, result.status, outcome, result.reason)
         }
+        for (environment, span) in spans {
+            DeliveryTrace.end(
+                span,
+                answers: records.lazy.filter { $0.0.environment == environment }.map {
+                    (outcome: $0.2.label, status: $0.1)
+                })
+        }
         return (records, paused)
+    }
+
+    /// The span of a batch of starts (``DeliveryTrace``).
+    private static func span(_ batch: [DeviceStart], service: String) -> any Span {
+        DeliveryTrace.start(
+            service: service, route: "start", count: batch.count, kinds: ["start"],
+            following: batch.lazy.map(\.traceParent))
     }
 
     private func sendToFCM(
         _ claimed: [DeviceStart], client: FCMClient
     ) async -> ([(start: DeviceStart, status: Int?, outcome: Devices.StartOutcome, reason: String?)], String?) {
+        let span = Self.span(claimed, service: "FCM")
         let results = await client.send(claimed.map(FCMVerdict.message(for:)))
         let cancelled = Task.isCancelled
         var paused: String?
@@ -172,6 +189,19 @@ public struct StartWorker: Sendable {
             if let pause { paused = pause }
             return (start, result.status, outcome, FCMVerdict.reason(result))
         }
+        DeliveryTrace.end(span, answers: records.lazy.map { (outcome: $0.2.label, status: $0.1) })
         return (records, paused)
+    }
+}
+
+extension Devices.StartOutcome {
+    /// The outcome's name in metrics and traces.
+    var label: String {
+        switch self {
+        case .sent: "sent"
+        case .retry: "retry"
+        case .failed(_, let deactivate): deactivate ? "deactivated" : "failed"
+        case .release: "released"
+        }
     }
 }

@@ -22,19 +22,23 @@ public struct BroadcastPush: Sendable, Equatable {
     public var lastStatus: Int?
     public var lastReason: String?
     public var createdAt: Date
+    /// The W3C `traceparent` of the planning span that wrote it (``TraceParent``); `nil` without tracing.
+    public var traceParent: String? = nil
 }
 
 /// The `broadcast_pushes` outbox: one channel's broadcasts in order, at least once.
 public enum Broadcasts {
     /// Inserts planned broadcasts (``PlannedPush/activityId`` is the channel's row id) and wakes delivery.
-    static func insert(_ pushes: [PlannedPush], in session: PostgresSession) throws {
+    /// - Parameter traceParent: the trace context of the planning, stored with every broadcast.
+    static func insert(_ pushes: [PlannedPush], traceParent: String? = nil, in session: PostgresSession) throws {
         guard !pushes.isEmpty else { return }
         try session.query("SELECT pg_notify('\(ActivityPushes.channel)', '')")
         try session.query(
             """
             INSERT INTO broadcast_pushes (channel_row, game_id, position, request_id, event, priority, aps_timestamp,
-                                          expiration, reason, payload, send_at, next_attempt_at)
-            SELECT u.c, u.g, u.p, md5(ch.channel_id || ':' || u.ts)::uuid, u.e, u.pr, u.ts, u.x, u.r, u.pl, u.s, u.s
+                                          expiration, reason, payload, send_at, next_attempt_at, trace_parent)
+            SELECT u.c, u.g, u.p, md5(ch.channel_id || ':' || u.ts)::uuid, u.e, u.pr, u.ts, u.x, u.r, u.pl, u.s, u.s,
+                   $11::text
             FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::bigint[],
                         $8::text[], $9::text[], $10::timestamptz[]) AS u(c, g, p, e, pr, ts, x, r, pl, s)
             JOIN channels ch ON ch.id = u.c
@@ -44,7 +48,7 @@ public enum Broadcasts {
                 pushes.map(\.activityId), pushes.map(\.gameId), pushes.map(\.position),
                 pushes.map(\.push.event.rawValue), pushes.map(\.push.priority), pushes.map(\.push.timestamp),
                 pushes.map(\.push.expiration), pushes.map(\.push.reason.rawValue), pushes.map(\.push.payload),
-                pushes.map(\.push.sendAt),
+                pushes.map(\.push.sendAt), traceParent,
             ])
     }
 
@@ -130,7 +134,7 @@ public enum Broadcasts {
     static let columns = """
         p.id, p.game_id, c.channel_id, c.environment, p.request_id::text AS request_id, p.event, p.priority,
         p.aps_timestamp, p.expiration, p.reason, p.payload, p.state, p.attempts, p.last_status, p.last_reason,
-        p.created_at
+        p.created_at, p.trace_parent
         """
 
     static func decode(_ result: PostgresResult) throws -> [BroadcastPush] {
@@ -142,7 +146,8 @@ public enum Broadcasts {
                 timestamp: try row.int("aps_timestamp"), expiration: try row.int("expiration"),
                 reason: try row.string("reason"), payload: try row.string("payload"), state: try row.string("state"),
                 attempts: try row.int("attempts"), lastStatus: try row.optionalInt("last_status"),
-                lastReason: try row.text("last_reason"), createdAt: try row.date("created_at"))
+                lastReason: try row.text("last_reason"), createdAt: try row.date("created_at"),
+                traceParent: try row.text("trace_parent"))
         }
     }
 }

@@ -37,16 +37,18 @@ public struct DeviceStart: Sendable, Equatable {
     public var activityId: Int?
     /// The app's FCM registration when the start goes through FCM.
     public var fcm: FCMAddress? = nil
+    /// The W3C `traceparent` of the planning span that wrote it (``TraceParent``); `nil` without tracing.
+    public var traceParent: String? = nil
 
     public init(
         id: Int, deviceId: Int, gameId: String, startToken: String, environment: PushEnvironment, apnsId: String,
         payload: String, state: String, attempts: Int, lastStatus: Int?, lastReason: String?, activityId: Int?,
-        fcm: FCMAddress? = nil
+        fcm: FCMAddress? = nil, traceParent: String? = nil
     ) {
         (self.id, self.deviceId, self.gameId, self.startToken) = (id, deviceId, gameId, startToken)
         (self.environment, self.apnsId, self.payload, self.state) = (environment, apnsId, payload, state)
         (self.attempts, self.lastStatus, self.lastReason) = (attempts, lastStatus, lastReason)
-        (self.activityId, self.fcm) = (activityId, fcm)
+        (self.activityId, self.fcm, self.traceParent) = (activityId, fcm, traceParent)
     }
 }
 
@@ -109,8 +111,12 @@ public enum Devices {
 
     /// Plans the starts of a game that is now in progress: one per following device registered before
     /// `now` without a start for it yet, within the push-to-start budget. Returns how many.
+    /// - Parameter traceParent: the trace context stored with the starts, asked for only when there
+    ///   are starts to plan (a time-driven planning starts its span then).
     @discardableResult
-    static func planStarts(for state: ScoreState, at now: Date, in session: PostgresSession) throws -> Int {
+    static func planStarts(
+        for state: ScoreState, at now: Date, traceParent: () throws -> String? = { nil }, in session: PostgresSession
+    ) throws -> Int {
         let candidates = try session.query(
             """
             SELECT d.id, d.start_token, d.environment, d.channels, d.app FROM devices d
@@ -144,11 +150,11 @@ public enum Devices {
         }
         return try session.query(
             """
-            INSERT INTO device_starts (device_id, game_id, apns_id, payload, planned_at)
-            SELECT u.d, $3, md5(d.start_token || ':start:' || $3)::uuid, u.p, $4
+            INSERT INTO device_starts (device_id, game_id, apns_id, payload, planned_at, trace_parent)
+            SELECT u.d, $3, md5(d.start_token || ':start:' || $3)::uuid, u.p, $4, $5::text
             FROM unnest($1::bigint[], $2::text[]) AS u(d, p) JOIN devices d ON d.id = u.d
             ON CONFLICT (device_id, game_id) DO NOTHING
-            """, [ids, payloads, state.gameId, now]
+            """, [ids, payloads, state.gameId, now, try traceParent()]
         ).affectedRows
     }
 
@@ -273,7 +279,8 @@ public enum Devices {
 
     private static let startColumns = """
         s.id, s.device_id, s.game_id, d.start_token, d.environment, s.apns_id::text AS apns_id, s.payload, s.state,
-        s.attempts, s.last_status, s.last_reason, s.activity_id, d.fcm_token, d.fcm_kind
+        s.attempts, s.last_status, s.last_reason, s.activity_id, d.fcm_token, d.fcm_kind,
+        s.trace_parent
         """
 
     private static func decodeStart(_ row: PostgresRow) throws -> DeviceStart {
@@ -283,6 +290,7 @@ public enum Devices {
             apnsId: try row.string("apns_id"), payload: try row.string("payload"), state: try row.string("state"),
             attempts: try row.int("attempts"), lastStatus: try row.optionalInt("last_status"),
             lastReason: try row.text("last_reason"), activityId: try row.optionalInt("activity_id"),
-            fcm: FCMAddress(kind: try row.text("fcm_kind"), value: try row.text("fcm_token")))
+            fcm: FCMAddress(kind: try row.text("fcm_kind"), value: try row.text("fcm_token")),
+            traceParent: try row.text("trace_parent"))
     }
 }

@@ -198,7 +198,8 @@ public struct Projector: Sendable {
             plan.attributes["scorefeed.pushes"] = effects.pushes.count
             let through = Dictionary(uniqueKeysWithValues: effects.states.map { ($0.state.gameId, $0.position) })
             try Activities.save(effects.targets, planner: planning.planner, plannedThrough: through, in: tx)
-            try ActivityPushes.insert(effects.pushes, traceParent: TraceParent.of(plan.context), in: tx)
+            let traceParent = TraceParent.of(plan.context)
+            try ActivityPushes.insert(effects.pushes, traceParent: traceParent, in: tx)
             // The games' broadcast channels: the same page through the same pure step, on their own planner.
             let channels = try Channels.targets(games, in: tx)
             if !channels.isEmpty {
@@ -208,14 +209,16 @@ public struct Projector: Sendable {
                     events, states: states, targets: channels, planning: channelPlanning, audience: &none)
                 {
                     try Channels.save(broadcasts.targets, planner: channelPlanner, in: tx)
-                    try Broadcasts.insert(broadcasts.pushes, in: tx)
+                    try Broadcasts.insert(broadcasts.pushes, traceParent: traceParent, in: tx)
                 }
             }
             // Push-to-start: the devices following a game now in progress get its start, once.
             let live = effects.live
             if !live.isEmpty, try tx.query("SELECT EXISTS (SELECT 1 FROM devices WHERE active) AS e")[0].bool("e") {
                 for state in live {
-                    try Devices.planStarts(for: state, at: planning.clock.now(event: state.updatedAt), in: tx)
+                    try Devices.planStarts(
+                        for: state, at: planning.clock.now(event: state.updatedAt), traceParent: { traceParent }, in: tx
+                    )
                 }
             }
         }

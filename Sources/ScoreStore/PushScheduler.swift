@@ -3,6 +3,7 @@ import LiveActivity
 import Logging
 import PostgresClient
 import ScoreDomain
+import Tracing
 
 /// Pushes made due by time alone: a coalesced update whose interval closed, or the deliberate end
 /// of an activity near Apple's 8-hour limit. Each call is one transaction's work; the scheduler
@@ -17,6 +18,12 @@ public enum PushScheduler {
     ) throws -> Int {
         if let startLead { try planUpcomingStarts(at: now, lead: startLead, in: tx) }
         var targets = try Activities.due(at: now, limit: limit, in: tx)
+        // Broadcast channels whose coalesced update's interval closed.
+        var channels = try Channels.due(at: now, limit: limit, in: tx)
+        guard !targets.isEmpty || !channels.isEmpty else { return 0 }
+        let span = try planningSpan(games: targets.map(\.gameId) + channels.map(\.gameId), in: tx)
+        defer { span.end() }
+        let traceParent = TraceParent.of(span.context)
         var planned: [PlannedPush] = []
         for index in targets.indices {
             planned += planner.tick(&targets[index].target, at: now).map {
@@ -24,9 +31,7 @@ public enum PushScheduler {
             }
         }
         try Activities.save(targets, planner: planner, in: tx)
-        try ActivityPushes.insert(planned, in: tx)
-        // Broadcast channels whose coalesced update's interval closed.
-        var channels = try Channels.due(at: now, limit: limit, in: tx)
+        try ActivityPushes.insert(planned, traceParent: traceParent, in: tx)
         var broadcasts: [PlannedPush] = []
         for index in channels.indices {
             broadcasts += channelPlanner.tick(&channels[index].target, at: now).map {
@@ -34,8 +39,32 @@ public enum PushScheduler {
             }
         }
         try Channels.save(channels, planner: channelPlanner, in: tx)
-        try Broadcasts.insert(broadcasts, in: tx)
+        try Broadcasts.insert(broadcasts, traceParent: traceParent, in: tx)
+        span.attributes["scorefeed.targets"] = targets.count + channels.count
+        span.attributes["scorefeed.pushes"] = planned.count + broadcasts.count
         return max(targets.count, channels.count)
+    }
+
+    /// The span of a planning made by time alone (no event in hand): the child of the stored context
+    /// of the newest traced event of the first game, linked to the other games' (the requests whose
+    /// updates, start or end these pushes carry), so time-driven pushes stay in their requests' traces.
+    /// With tracing off, a no-op span and no query.
+    static func planningSpan(games: [String], in tx: PostgresSession) throws -> any Span {
+        var traceParents: [String?] = []
+        if TraceParent.isOn {
+            let distinct = Array(Set(games)).sorted()
+            let rows = try tx.query(
+                """
+                SELECT (SELECT e.trace_parent FROM events e
+                        WHERE e.stream_id = g AND e.trace_parent IS NOT NULL
+                        ORDER BY e.stream_version DESC LIMIT 1) AS trace_parent
+                FROM unnest($1::text[]) WITH ORDINALITY AS u(g, n) ORDER BY n
+                """, [distinct])
+            traceParents = try rows.rows.map { try $0.text("trace_parent") }
+        }
+        let span = TraceParent.startSpan("plan pushes", following: traceParents)
+        span.attributes["scorefeed.scheduled"] = true
+        return span
     }
 
     /// Push-to-start for games `lead` seconds or less before their scheduled first pitch (and not
@@ -50,7 +79,15 @@ public enum PushScheduler {
             """, [now, lead])
         for row in games.rows {
             let state = try ScoreState(json: try JSONValue.parse(Data(try row.string("state").utf8)))
-            try Devices.planStarts(for: state, at: now, in: tx)
+            // The span starts only when there are starts to plan (this runs on every tick).
+            var span: (any Span)?
+            defer { span?.end() }
+            try Devices.planStarts(
+                for: state, at: now,
+                traceParent: {
+                    span = try planningSpan(games: [state.gameId], in: tx)
+                    return span.flatMap { TraceParent.of($0.context) }
+                }, in: tx)
         }
     }
 
@@ -86,8 +123,11 @@ public enum PushScheduler {
                 PlannedPush(activityId: targets[index].id, gameId: targets[index].gameId, position: nil, push: $0)
             }
         }
+        let span = try planningSpan(games: games, in: tx)
+        defer { span.end() }
+        let traceParent = TraceParent.of(span.context)
         try Activities.save(targets, planner: planner, in: tx)
-        try ActivityPushes.insert(planned, in: tx)
+        try ActivityPushes.insert(planned, traceParent: traceParent, in: tx)
         let channelPlanner = PushPlanner(policy: .channel)
         var channels = try Channels.targets(games, in: tx).values.flatMap { $0 }.filter {
             channelPlanner.pendingDue($0.target) != nil
@@ -99,7 +139,7 @@ public enum PushScheduler {
             }
         }
         try Channels.save(channels, planner: channelPlanner, in: tx)
-        try Broadcasts.insert(broadcasts, in: tx)
+        try Broadcasts.insert(broadcasts, traceParent: traceParent, in: tx)
         return planned.count + broadcasts.count
     }
 }

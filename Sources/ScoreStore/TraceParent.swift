@@ -8,6 +8,13 @@ public enum TraceParent {
     /// The header the context travels in.
     public static let header = "traceparent"
 
+    /// Whether a tracer is bootstrapped: work done only to trace (a query for stored contexts) is
+    /// skipped when it is not.
+    public static var isOn: Bool {
+        let instrument = InstrumentationSystem.instrument
+        return !(instrument is NoOpInstrument || instrument is NoOpTracer)
+    }
+
     /// The `traceparent` of `context` (a span's), or `nil` when no instrument is bootstrapped.
     public static func of(_ context: InstrumentationContext) -> String? {
         var carrier: [String: String] = [:]
@@ -31,6 +38,8 @@ public enum TraceParent {
     public static func startSpan(
         _ name: String, following traceParents: some Sequence<String?>, ofKind kind: SpanKind = .internal
     ) -> any Span {
+        // Tracing off: a no-op span, without walking the stored contexts (one per push of a batch).
+        guard isOn else { return Tracing.startSpan(name, context: .topLevel, ofKind: kind) }
         var parent: InstrumentationContext?
         var linked: Set<String> = []
         var links: [InstrumentationContext] = []

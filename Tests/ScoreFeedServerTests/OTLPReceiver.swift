@@ -87,7 +87,9 @@ final class OTLPReceiver: Sendable {
                     for attribute in span["attributes"] as? [[String: Any]] ?? [] {
                         guard let key = attribute["key"] as? String, let value = attribute["value"] as? [String: Any]
                         else { continue }
-                        attributes[key] = value.values.first.map { "\($0)" }
+                        // OTLP/JSON: {"boolValue": true}, {"intValue": "3"}, {"stringValue": "x"}, …
+                        attributes[key] =
+                            (value["boolValue"] as? Bool).map { "\($0)" } ?? value.values.first.map { "\($0)" }
                     }
                     let links = (span["links"] as? [[String: Any]] ?? []).map {
                         "\(hex($0["traceId"]) ?? "")-\(hex($0["spanId"]) ?? "")"
