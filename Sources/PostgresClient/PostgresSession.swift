@@ -8,7 +8,8 @@ public struct PostgresSession {
     let handle: OpaquePointer
     let results: ResultCounter
 
-    /// Runs one statement with `$n` parameters sent separately from the SQL text.
+    /// Runs one statement with `$n` parameters sent separately from the SQL text, each in its own
+    /// format (``PostgresParameter``).
     ///
     /// - Throws: ``PostgresError`` with the SQLSTATE, message and statement.
     @discardableResult
@@ -16,13 +17,30 @@ public struct PostgresSession {
         -> PostgresResult
     {
         assert(PostgresConnection.isOnConnectionQueue, "libpq called off the connection's queue")
-        let texts = parameters.map { $0.postgresText }
-        let copies: [UnsafeMutablePointer<CChar>?] = texts.map { $0.map { strdup($0) } ?? nil }
+        var copies: [UnsafeMutablePointer<CChar>?] = []
+        copies.reserveCapacity(parameters.count)
         defer { copies.forEach { free($0) } }
+        // Types, lengths and formats only matter for binary parameters (text ones: 0, ignored, 0).
+        var types = [UInt32](repeating: 0, count: parameters.count)
+        var lengths = [Int32](repeating: 0, count: parameters.count)
+        var formats = [Int32](repeating: 0, count: parameters.count)
+        for (index, parameter) in parameters.enumerated() {
+            switch parameter.postgresParameter {
+            case .null:
+                copies.append(nil)
+            case .text(let text):
+                copies.append(strdup(text))
+            case .binary(let oid, let bytes):
+                let copy = malloc(max(bytes.count, 1))!
+                bytes.withUnsafeBytes { raw in _ = raw.baseAddress.map { memcpy(copy, $0, raw.count) } }
+                copies.append(copy.assumingMemoryBound(to: CChar.self))
+                (types[index], lengths[index], formats[index]) = (oid, Int32(bytes.count), 1)
+            }
+        }
         let raw = copies.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.map { base in
                 base.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
-                    PQexecParams(handle, sql, Int32(buffer.count), nil, $0, nil, nil, 0)
+                    PQexecParams(handle, sql, Int32(buffer.count), types, $0, lengths, formats, 0)
                 }
             } ?? PQexecParams(handle, sql, 0, nil, nil, nil, nil, 0)
         }

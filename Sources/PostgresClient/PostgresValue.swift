@@ -1,45 +1,65 @@
 import Foundation
 
-/// A Swift value that can be bound to a `$n` parameter, sent in PostgreSQL's text format.
+/// How one `$n` parameter goes on the wire.
+public enum PostgresParameter: Sendable, Equatable {
+    /// SQL NULL.
+    case null
+    /// PostgreSQL's text input form of the value, parsed by the server as the parameter's type.
+    case text(String)
+    /// The binary form of a value of the type `oid` (its type's `recv` format).
+    case binary(oid: UInt32, bytes: [UInt8])
+}
+
+/// A Swift value that can be bound to a `$n` parameter.
 public protocol PostgresEncodable: Sendable {
+    /// The value as it is sent.
+    var postgresParameter: PostgresParameter { get }
+}
+
+/// A value sent in PostgreSQL's text format.
+public protocol PostgresTextEncodable: PostgresEncodable {
     /// The text form of the value, or `nil` for SQL NULL.
     var postgresText: String? { get }
 }
 
-extension String: PostgresEncodable {
+extension PostgresTextEncodable {
+    public var postgresParameter: PostgresParameter { postgresText.map(PostgresParameter.text) ?? .null }
+}
+
+extension String: PostgresTextEncodable {
     public var postgresText: String? { self }
 }
 
-extension Int: PostgresEncodable {
+extension Int: PostgresTextEncodable {
     public var postgresText: String? { String(self) }
 }
 
-extension Int64: PostgresEncodable {
+extension Int64: PostgresTextEncodable {
     public var postgresText: String? { String(self) }
 }
 
-extension Int32: PostgresEncodable {
+extension Int32: PostgresTextEncodable {
     public var postgresText: String? { String(self) }
 }
 
-extension Bool: PostgresEncodable {
+extension Bool: PostgresTextEncodable {
     public var postgresText: String? { self ? "t" : "f" }
 }
 
-extension Double: PostgresEncodable {
+extension Double: PostgresTextEncodable {
     public var postgresText: String? { String(self) }
 }
 
-extension Date: PostgresEncodable {
+extension Date: PostgresTextEncodable {
     /// `timestamptz` input text in UTC with microseconds.
     public var postgresText: String? { PostgresTimestamp.format(self) }
 }
 
-extension Optional: PostgresEncodable where Wrapped: PostgresEncodable {
+extension Optional: PostgresEncodable, PostgresTextEncodable where Wrapped: PostgresTextEncodable {
     public var postgresText: String? { self?.postgresText }
 }
 
-extension Array: PostgresEncodable where Element: PostgresEncodable {
+extension Array: PostgresEncodable, PostgresTextEncodable where Element: PostgresTextEncodable {
     /// A PostgreSQL array literal (`{"a","b",NULL}`) for `$n::text[]`-style binds.
     public var postgresText: String? {
         var out: [UInt8] = [UInt8(ascii: "{")]

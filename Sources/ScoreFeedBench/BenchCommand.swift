@@ -29,8 +29,6 @@ struct Timings {
 
     mutating func merge(_ other: Timings) { seconds += other.seconds }
 
-    var total: Double { seconds.reduce(0, +) }
-
     /// The `p`-th percentile (nearest rank) in milliseconds.
     func percentileMs(_ p: Double) -> Double { nearestRank(seconds.sorted(), p) * 1000 }
 }

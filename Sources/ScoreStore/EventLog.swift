@@ -71,14 +71,34 @@ public enum EventLog {
     public static func append(
         _ messages: [FeedMessage], expectedVersions: [String: Int] = [:], in session: PostgresSession
     ) throws -> [AppendOutcome] {
-        guard !messages.isEmpty else { return [] }
-        let heads = try heads(of: messages, in: session)
+        try append(messages.map(Entry.init), expectedVersions: expectedVersions, in: session)
+    }
+
+    /// ``append(_:expectedVersions:in:)`` of entries encoded before the transaction.
+    public static func append(
+        _ entries: [Entry], expectedVersions: [String: Int] = [:], in session: PostgresSession
+    ) throws -> [AppendOutcome] {
+        guard !entries.isEmpty else { return [] }
+        let heads = try heads(of: entries.map(\.message), in: session)
         for game in heads.versions.keys {
             if let expected = expectedVersions[game], heads.version(of: game) != expected {
                 throw StoreError.versionConflict(gameId: game, expected: expected, actual: heads.version(of: game))
             }
         }
-        return try append(messages, at: heads, in: session)
+        return try append(entries, at: heads, in: session)
+    }
+
+    /// A message with its stored form, encoded once. Encoding needs no database, so a caller builds
+    /// the entries of its next batch while the current one is on the wire, not inside the transaction.
+    public struct Entry: Sendable, Equatable {
+        public let message: FeedMessage
+        /// The `data` stored: the message's canonical JSON.
+        public let data: String
+
+        public init(_ message: FeedMessage) {
+            self.message = message
+            self.data = message.canonicalJSON()
+        }
     }
 
     /// A message already in the log, and where.
@@ -110,7 +130,7 @@ public enum EventLog {
             SELECT 's', g, (SELECT stream_version FROM events WHERE stream_id = g ORDER BY stream_version DESC LIMIT 1),
                 NULL
             FROM unnest($2::text[]) AS g
-            """, [messages.map(\.id), games])
+            """, [PostgresBinaryArray.text(messages.lazy.map(\.id)), PostgresBinaryArray.text(games)])
         var heads = Heads(stored: [:], versions: Dictionary(uniqueKeysWithValues: games.map { ($0, 0) }))
         for row in result.rows {
             if try row.string("kind") == "m" {
@@ -130,13 +150,14 @@ public enum EventLog {
     /// - Parameter traceParents: the trace context stored with each message (by index; empty: none).
     /// - Throws: ``StoreError/idConflict(_:)`` when an id stands for another message (nothing appended).
     public static func append(
-        _ messages: [FeedMessage], at heads: Heads, traceParents: [String?] = [], in session: PostgresSession
+        _ entries: [Entry], at heads: Heads, traceParents: [String?] = [], in session: PostgresSession
     ) throws -> [AppendOutcome] {
         var known = heads.stored.mapValues(\.position)
         var versions = heads.versions
         var fresh: [(index: Int, version: Int)] = []
         var seen: [String: FeedMessage] = [:]
-        for (index, message) in messages.enumerated() {
+        for (index, entry) in entries.enumerated() {
+            let message = entry.message
             if let stored = heads.stored[message.id] {
                 if let conflict = IdConflict.between(message, stored.message, position: stored.position) {
                     throw StoreError.idConflict(conflict)
@@ -156,16 +177,16 @@ public enum EventLog {
         }
         if !fresh.isEmpty {
             let rows = try insert(
-                fresh.map { (messages[$0.index], $0.version) },
+                fresh.map { (entries[$0.index], $0.version) },
                 traceParents: traceParents.isEmpty ? [] : fresh.map { traceParents[$0.index] }, in: session)
             for (message, position) in rows { known[message] = position }
         }
         var outcomes: [AppendOutcome] = []
-        outcomes.reserveCapacity(messages.count)
+        outcomes.reserveCapacity(entries.count)
         var freshIterator = fresh.makeIterator()
         var next = freshIterator.next()
-        for (index, message) in messages.enumerated() {
-            let position = known[message.id] ?? 0
+        for (index, entry) in entries.enumerated() {
+            let position = known[entry.message.id] ?? 0
             if let current = next, current.index == index {
                 outcomes.append(.appended(position: position, version: current.version))
                 next = freshIterator.next()
@@ -176,34 +197,37 @@ public enum EventLog {
         return outcomes
     }
 
-    /// Inserts rows with array parameters in one statement; returns message id → position.
-    private static func insert(_ rows: [(FeedMessage, Int)], traceParents: [String?], in session: PostgresSession)
+    /// Inserts rows with binary array parameters in one statement; returns message id → position.
+    private static func insert(_ rows: [(Entry, Int)], traceParents: [String?], in session: PostgresSession)
         throws -> [(String, Int)]
     {
         let result: PostgresResult
         // The trace context only when there is one (tracing off, the statement is as before the column).
         let traced = traceParents.contains { $0 != nil }
+        let rows = rows.lazy
         var parameters: [any PostgresEncodable] = [
-            rows.map(\.0.gameId), rows.map(\.1), rows.map(\.0.id), rows.map(\.0.event.type),
-            rows.map { $0.0.canonicalJSON() }, rows.map(\.0.at),
+            PostgresBinaryArray.text(rows.map { $0.0.message.gameId }), PostgresBinaryArray.bigint(rows.map { $0.1 }),
+            PostgresBinaryArray.text(rows.map { $0.0.message.id }),
+            PostgresBinaryArray.text(rows.map { $0.0.message.event.type }),
+            PostgresBinaryArray.jsonb(rows.map { $0.0.data }),
+            PostgresBinaryArray.timestamptz(rows.map { $0.0.message.at }),
         ]
-        if traced { parameters.append(traceParents) }
+        if traced { parameters.append(PostgresBinaryArray.text(traceParents)) }
+        let (traceColumn, traceArray) = traced ? (", trace_parent", ", $7::text[]") : ("", "")
         do {
             result = try session.query(
                 """
-                INSERT INTO events (stream_id, stream_version, message_id, type, data, occurred_at\(traced ? ", trace_parent" : ""))
-                SELECT s, v, m, t, d::jsonb, o\(traced ? ", ($7::text[])[i]" : "")
-                FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
-                    WITH ORDINALITY AS u(s, v, m, t, d, o, i)
+                INSERT INTO events (stream_id, stream_version, message_id, type, data, occurred_at\(traceColumn))
+                SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::jsonb[], $6::timestamptz[]\(traceArray))
                 RETURNING position, message_id
                 """, parameters)
         } catch {
             // Only possible without the append lock: another writer got in between check and insert.
             switch error.constraint {
             case "events_stream_version_key":
-                throw StoreError.versionConflict(gameId: rows[0].0.gameId, expected: rows[0].1 - 1, actual: nil)
+                throw StoreError.versionConflict(gameId: rows[0].0.message.gameId, expected: rows[0].1 - 1, actual: nil)
             case "events_message_id_key":
-                throw StoreError.concurrentDuplicate(messageId: rows[0].0.id)
+                throw StoreError.concurrentDuplicate(messageId: rows[0].0.message.id)
             default:
                 throw error
             }

@@ -63,7 +63,7 @@ public actor Ingestor {
     /// One call waiting for the next group.
     private struct Call: Sendable {
         var id: Int
-        var messages: [FeedMessage]
+        var entries: [EventLog.Entry]
         var partial: Bool
         var traceParent: String?
     }
@@ -88,12 +88,19 @@ public actor Ingestor {
     ///   - traceParent: the trace context stored with the batch's events (``TraceParent``), if any.
     /// - Returns: one outcome per message (appended or duplicate).
     /// - Throws: ``IngestRejection``, ``StoreError``, ``PostgresError``.
-    public func ingest(_ messages: [FeedMessage], partial: Bool = true, traceParent: String? = nil) async throws
+    public nonisolated func ingest(_ messages: [FeedMessage], partial: Bool = true, traceParent: String? = nil)
+        async throws -> [AppendOutcome]
+    {
+        // Encoded in the caller's task, off the actor: it overlaps with the transaction under way.
+        try await enqueue(messages.map(EventLog.Entry.init), partial: partial, traceParent: traceParent)
+    }
+
+    private func enqueue(_ entries: [EventLog.Entry], partial: Bool, traceParent: String?) async throws
         -> [AppendOutcome]
     {
         let id = nextCall
         nextCall += 1
-        queue.append(Call(id: id, messages: messages, partial: partial, traceParent: traceParent))
+        queue.append(Call(id: id, entries: entries, partial: partial, traceParent: traceParent))
         guard !committing else {
             // A transaction is under way: the next one takes this call with the others waiting.
             return try await withCheckedThrowingContinuation { continuation in
@@ -121,13 +128,13 @@ public actor Ingestor {
     }
 
     /// Ingests one message.
-    public func ingest(_ message: FeedMessage) async throws -> AppendOutcome {
+    public nonisolated func ingest(_ message: FeedMessage) async throws -> AppendOutcome {
         try await ingest([message])[0]
     }
 
     /// One transaction for a group of calls; the result of each.
     private func commit(_ calls: [Call]) async -> [(Int, Result<[AppendOutcome], any Error>)] {
-        let messages = calls.flatMap(\.messages)
+        let messages = calls.flatMap { $0.entries.map(\.message) }
         let games = Set(messages.map(\.gameId))
         let cached = states.filter { games.contains($0.key) }
         transactions += 1
@@ -143,12 +150,14 @@ public actor Ingestor {
                     }
                 }
                 var judged = GroupJudgement(states: states, stored: heads.stored)
-                let verdicts = calls.map { judged.judge($0.messages, partial: $0.partial) }
+                let verdicts = calls.map { judged.judge($0.entries.map(\.message), partial: $0.partial) }
                 // Each accepted message keeps its call's trace context (none stored when no call has one).
                 let traceParents =
                     calls.allSatisfy { $0.traceParent == nil }
                     ? [] : zip(calls, verdicts).flatMap { repeatElement($0.traceParent, count: $1.accepted) }
-                let outcomes = try EventLog.append(judged.accepted, at: heads, traceParents: traceParents, in: tx)
+                // The accepted messages are a prefix of each call's (``GroupJudgement/Verdict``).
+                let accepted = zip(calls, verdicts).flatMap { $0.entries.prefix($1.accepted) }
+                let outcomes = try EventLog.append(accepted, at: heads, traceParents: traceParents, in: tx)
                 return (Self.split(outcomes, verdicts), judged.states)
             }
             for (game, state) in folded where state?.version ?? 0 >= states[game]??.version ?? 0 {
@@ -200,8 +209,6 @@ struct GroupJudgement {
     private(set) var states: [String: ScoreState?]
     /// Messages stored before the group, by id.
     let stored: [String: EventLog.StoredMessage]
-    /// The messages to append, of every call, in order.
-    private(set) var accepted: [FeedMessage] = []
     /// The messages accepted so far in the group, by id.
     private var seen: [String: FeedMessage] = [:]
 
@@ -223,7 +230,7 @@ struct GroupJudgement {
         }
         var states = self.states
         var seen = self.seen
-        var kept: [FeedMessage] = []
+        var kept = 0
         var rejection: IngestRejection?
         scan: for (index, message) in messages.enumerated() {
             let earlier =
@@ -234,7 +241,7 @@ struct GroupJudgement {
                         outcomes: [], index: index, messageId: message.id, error: .idConflict(conflict))
                     break scan
                 }
-                kept.append(message)
+                kept += 1
                 continue
             }
             switch Result(catching: { () throws(FoldError) in
@@ -243,7 +250,7 @@ struct GroupJudgement {
             case .success(let next):
                 states[message.gameId] = next
                 seen[message.id] = message
-                kept.append(message)
+                kept += 1
             case .failure(let error):
                 rejection = IngestRejection(outcomes: [], index: index, messageId: message.id, error: .fold(error))
                 break scan
@@ -251,7 +258,6 @@ struct GroupJudgement {
         }
         if rejection != nil, !partial { return Verdict(accepted: 0, rejection: rejection) }
         (self.states, self.seen) = (states, seen)
-        accepted += kept
-        return Verdict(accepted: kept.count, rejection: rejection)
+        return Verdict(accepted: kept, rejection: rejection)
     }
 }
