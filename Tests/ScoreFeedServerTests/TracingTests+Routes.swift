@@ -16,7 +16,7 @@ extension TracingTests {
             env["SCOREFEED_DATABASE_URL"] = url
             env["SCOREFEED_INGEST_KEYS"] = ingestKey
             env["SCOREFEED_APP_KEYS"] = appKey
-            env["SCOREFEED_CHANNEL_INTERVAL_SECONDS"] = "2"
+            env["SCOREFEED_CHANNEL_INTERVAL_SECONDS"] = "5"
             env["OTEL_EXPORTER_OTLP_ENDPOINT"] = "http://127.0.0.1:\(receiver.port)"
             env["OTEL_EXPORTER_OTLP_PROTOCOL"] = "http/json"
             env["OTEL_BSP_SCHEDULE_DELAY"] = "100"
@@ -50,7 +50,7 @@ extension TracingTests {
                         && $0.attributes["scorefeed.push.route"] == route
                 }
             }
-            for _ in 0..<300 where batches(Self.laterTraceId, route: "channel").isEmpty {
+            for _ in 0..<600 where batches(Self.laterTraceId, route: "channel").isEmpty {
                 try await Task.sleep(for: .milliseconds(50))
             }
             let output = try await serve.stop()
