@@ -14,6 +14,7 @@ public final class PostgresConnection: @unchecked Sendable {
     private let queue: DispatchQueue
     /// The results of this connection that are still alive (each is cleared exactly once).
     public let results: ResultCounter
+    private let prepared = PreparedStatements()
 
     private init(handle: OpaquePointer, queue: DispatchQueue, results: ResultCounter) {
         self.handle = handle
@@ -54,7 +55,7 @@ public final class PostgresConnection: @unchecked Sendable {
             guard let handle = self.handle else {
                 throw PostgresError(kind: .closed, message: "the connection is closed")
             }
-            return try body(PostgresSession(handle: handle, results: self.results))
+            return try body(PostgresSession(handle: handle, results: self.results, prepared: self.prepared))
         }
     }
 
@@ -120,7 +121,7 @@ public final class PostgresConnection: @unchecked Sendable {
         }
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
         do {
-            try PostgresSession(handle: handle, results: results).execute(
+            try PostgresSession(handle: handle, results: results, prepared: PreparedStatements()).execute(
                 script: "SET TimeZone TO 'UTC'; SET DateStyle TO 'ISO'; SET client_min_messages TO warning")
         } catch {
             PQfinish(handle)

@@ -7,6 +7,7 @@ import Foundation
 public struct PostgresSession {
     let handle: OpaquePointer
     let results: ResultCounter
+    let prepared: PreparedStatements
 
     /// Runs one statement with `$n` parameters sent separately from the SQL text, each in its own
     /// format (``PostgresParameter``).
@@ -17,10 +18,52 @@ public struct PostgresSession {
         -> PostgresResult
     {
         assert(PostgresConnection.isOnConnectionQueue, "libpq called off the connection's queue")
+        let raw = Self.withParameters(parameters) { count, types, values, lengths, formats in
+            PQexecParams(handle, sql, count, types, values, lengths, formats, 0)
+        }
+        return try check(raw, statement: sql)
+    }
+
+    /// ``query(_:_:)`` through a statement prepared on this connection the first time it runs here:
+    /// later runs skip the server's parsing and planning. For statements a connection runs again and
+    /// again (the log's append). The parameters' formats and binary types must be the same each time.
+    ///
+    /// - Throws: ``PostgresError`` with the SQLSTATE, message and statement (a statement the server
+    ///   refuses to prepare is not kept).
+    @discardableResult
+    public func queryPrepared(_ sql: String, _ parameters: [any PostgresEncodable] = []) throws(PostgresError)
+        -> PostgresResult
+    {
+        assert(PostgresConnection.isOnConnectionQueue, "libpq called off the connection's queue")
+        let name: String
+        if let known = prepared.name(of: sql) {
+            name = known
+        } else {
+            name = prepared.nextName
+            let raw = Self.withParameters(parameters) { count, types, _, _, _ in
+                PQprepare(handle, name, sql, count, types)
+            }
+            _ = try check(raw, statement: sql)
+            prepared.add(sql, as: name)
+        }
+        let raw = Self.withParameters(parameters) { count, _, values, lengths, formats in
+            PQexecPrepared(handle, name, count, values, lengths, formats, 0)
+        }
+        return try check(raw, statement: sql)
+    }
+
+    /// Calls `body` with libpq's parameter arrays (count, type OIDs, values, lengths, formats), valid
+    /// during the call. Types, lengths and formats only matter for binary parameters (text: 0, ignored, 0).
+    private static func withParameters(
+        _ parameters: [any PostgresEncodable],
+        _ body: (
+            Int32, UnsafePointer<UInt32>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
+            UnsafePointer<Int32>?
+        ) -> OpaquePointer?
+    ) -> OpaquePointer? {
         var copies: [UnsafeMutablePointer<CChar>?] = []
         copies.reserveCapacity(parameters.count)
         defer { copies.forEach { free($0) } }
-        // Types, lengths and formats only matter for binary parameters (text ones: 0, ignored, 0).
         var types = [UInt32](repeating: 0, count: parameters.count)
         var lengths = [Int32](repeating: 0, count: parameters.count)
         var formats = [Int32](repeating: 0, count: parameters.count)
@@ -37,14 +80,12 @@ public struct PostgresSession {
                 (types[index], lengths[index], formats[index]) = (oid, Int32(bytes.count), 1)
             }
         }
-        let raw = copies.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.map { base in
-                base.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
-                    PQexecParams(handle, sql, Int32(buffer.count), types, $0, lengths, formats, 0)
-                }
-            } ?? PQexecParams(handle, sql, 0, nil, nil, nil, nil, 0)
+        guard !parameters.isEmpty else { return body(0, nil, nil, nil, nil) }
+        return copies.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+                body(Int32(buffer.count), types, $0, lengths, formats)
+            }
         }
-        return try check(raw, statement: sql)
     }
 
     /// Runs a script of one or more statements through the simple query protocol.

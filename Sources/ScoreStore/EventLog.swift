@@ -119,10 +119,10 @@ public enum EventLog {
         public func version(of game: String) -> Int { versions[game, default: 0] }
     }
 
-    /// Reads the ``Heads`` of a batch in one statement.
+    /// Reads the ``Heads`` of a batch in one statement (prepared once per connection).
     public static func heads(of messages: [FeedMessage], in session: PostgresSession) throws -> Heads {
         let games = Array(Set(messages.map(\.gameId)))
-        let result = try session.query(
+        let result = try session.queryPrepared(
             """
             SELECT 'm' AS kind, message_id AS key, position AS value, data::text AS data
             FROM events WHERE message_id = ANY($1::text[])
@@ -197,7 +197,8 @@ public enum EventLog {
         return outcomes
     }
 
-    /// Inserts rows with binary array parameters in one statement; returns message id → position.
+    /// Inserts rows with binary array parameters in one statement (prepared once per connection);
+    /// returns message id → position.
     private static func insert(_ rows: [(Entry, Int)], traceParents: [String?], in session: PostgresSession)
         throws -> [(String, Int)]
     {
@@ -215,7 +216,7 @@ public enum EventLog {
         if traced { parameters.append(PostgresBinaryArray.text(traceParents)) }
         let (traceColumn, traceArray) = traced ? (", trace_parent", ", $7::text[]") : ("", "")
         do {
-            result = try session.query(
+            result = try session.queryPrepared(
                 """
                 INSERT INTO events (stream_id, stream_version, message_id, type, data, occurred_at\(traceColumn))
                 SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::jsonb[], $6::timestamptz[]\(traceArray))
