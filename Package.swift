@@ -108,11 +108,11 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // What the two local servers (APNs, FCM) share: TLS with a throw-away CA, HTTP/2, the listener
+        // and its connections, the request logs, fault timing.
         .target(
-            name: "APNsSandbox",
+            name: "LocalServer",
             dependencies: [
-                "JOSE",
-                "Retry",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -120,9 +120,22 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .target(
+            name: "APNsSandbox",
+            dependencies: [
+                "JOSE",
+                "LocalServer",
+                "Retry",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ]
         ),
         // Firebase Cloud Messaging HTTP v1: service-account OAuth (RS256 JWT), messages:send on the HTTP/2 pool.
@@ -144,16 +157,14 @@ let package = Package(
             name: "FCMSandbox",
             dependencies: [
                 "JOSE",
-                "APNsSandbox", "ScoreDomain",
+                "LocalServer", "ScoreDomain",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .target(

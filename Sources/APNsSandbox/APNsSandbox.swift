@@ -1,9 +1,8 @@
 import Crypto
 import Foundation
+import LocalServer
 import Logging
 import NIOConcurrencyHelpers
-import NIOCore
-import NIOPosix
 
 /// A local APNs-compatible server (HTTP/2 over TLS) for tests and development.
 ///
@@ -28,13 +27,11 @@ public final class APNsSandbox: Sendable {
     public let url: URL
 
     let state: SandboxState
-    let connections: ConnectionRegistry
     /// The broadcast channels created through the channel management API.
     public let channels: SandboxChannels
     let logger: Logger
-    let serverChannel: any Channel
-    /// The sandbox's own event loop(s): the listener and every connection, apart from the clients' loops.
-    let group: MultiThreadedEventLoopGroup
+    /// TLS, HTTP/2, the event loops and the connections.
+    let listener: LocalListener
     private let stopSignal: AsyncStream<Void>.Continuation
     private let stopStream: AsyncStream<Void>
     private let lifecycle = NIOLockedValueBox(Lifecycle())
@@ -48,29 +45,18 @@ public final class APNsSandbox: Sendable {
     }
 
     private init(
-        configuration: Configuration,
-        port: Int,
-        certificates: SandboxCertificates,
-        caCertificatePath: String,
-        url: URL,
-        serverChannel: any Channel,
-        group: MultiThreadedEventLoopGroup,
-        state: SandboxState,
-        connections: ConnectionRegistry,
-        channels: SandboxChannels,
-        logger: Logger
+        configuration: Configuration, listener: LocalListener, caCertificatePath: String, state: SandboxState,
+        channels: SandboxChannels, logger: Logger
     ) {
         self.channels = channels
         self.configuration = configuration
-        self.port = port
-        self.caCertificatePEM = certificates.caCertificatePEM
+        self.port = listener.port
+        self.caCertificatePEM = listener.caCertificatePEM
         self.caCertificatePath = caCertificatePath
         self.ownsCACertificate = configuration.caCertificateOutput == nil
-        self.url = url
-        self.serverChannel = serverChannel
-        self.group = group
+        self.url = listener.url
+        self.listener = listener
         self.state = state
-        self.connections = connections
         self.logger = logger
         (self.stopStream, self.stopSignal) = AsyncStream<Void>.makeStream()
     }
@@ -97,13 +83,6 @@ public final class APNsSandbox: Sendable {
         else {
             throw APNsSandboxError(.invalidConfiguration, "port, ids or stream limit out of range")
         }
-        // An IPv6 address goes in brackets.
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        guard URL(string: "https://\(host):\(configuration.port)")?.host != nil else {
-            throw APNsSandboxError(.invalidConfiguration, "host \(configuration.host) is not an address for a URL")
-        }
-        let certificates = try SandboxCertificates.generate()
-        let sslContext = try certificates.makeSSLContext()
         let state = try SandboxState(
             faults: configuration.faults, random: configuration.randomFaults, deliveryLog: configuration.deliveryLog)
         let tokenVerifier = ProviderTokenVerifier(
@@ -117,53 +96,40 @@ public final class APNsSandbox: Sendable {
             topic: configuration.topic, tokenVerifier: tokenVerifier,
             broadcasts: BroadcastValidator(
                 bundleId: configuration.bundleId, tokenVerifier: tokenVerifier, channels: channels))
-        let connections = ConnectionRegistry()
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: eventLoopThreads)
-        let serverChannel: any Channel
+        let listener: LocalListener
         do {
-            serverChannel = try await bindSocket(
-                configuration,
-                group: group,
-                sslContext: sslContext,
-                registry: connections,
-                state: state,
-                validator: validator,
-                logger: logger
-            )
+            listener = try await LocalListener.bind(
+                host: configuration.host, port: configuration.port,
+                maximumConcurrentStreams: configuration.maximumConcurrentStreams,
+                caCommonName: "ScoreFeed APNs Sandbox CA", name: "APNs sandbox", logger: logger
+            ) { id in RequestHandler(state: state, validator: validator, logger: logger, connectionId: id) }
         } catch {
-            try? await group.shutdownGracefully()
-            throw error
+            state.close()
+            throw APNsSandboxError(Self.code(error.code), error.message)
         }
         // Written once the socket is bound (no client can connect before bind returns), so a failed
         // bind leaves no file behind.
         let caPath =
             configuration.caCertificateOutput
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("apns-sandbox-ca-\(UUID()).pem").path
-        func abandon(_ error: APNsSandboxError) async -> APNsSandboxError {
-            try? await serverChannel.close()
-            try? await group.shutdownGracefully()
-            return error
+        guard FileManager.default.createFile(atPath: caPath, contents: Data(listener.caCertificatePEM.utf8)) else {
+            await listener.close()
+            state.close()
+            throw APNsSandboxError(.cannotWriteFile, "cannot write the CA certificate to \(caPath)")
         }
-        guard let port = serverChannel.localAddress?.port, let url = URL(string: "https://\(host):\(port)") else {
-            throw await abandon(APNsSandboxError(.bindFailed, "the listening socket has no port"))
-        }
-        guard FileManager.default.createFile(atPath: caPath, contents: Data(certificates.caCertificatePEM.utf8)) else {
-            throw await abandon(APNsSandboxError(.cannotWriteFile, "cannot write the CA certificate to \(caPath)"))
-        }
-        logger.debug("APNs sandbox bound", metadata: ["sandbox.port": "\(port)", "sandbox.ca": "\(caPath)"])
+        logger.debug("APNs sandbox bound", metadata: ["sandbox.port": "\(listener.port)", "sandbox.ca": "\(caPath)"])
         return APNsSandbox(
-            configuration: configuration,
-            port: port,
-            certificates: certificates,
-            caCertificatePath: caPath,
-            url: url,
-            serverChannel: serverChannel,
-            group: group,
-            state: state,
-            connections: connections,
-            channels: channels,
-            logger: logger
-        )
+            configuration: configuration, listener: listener, caCertificatePath: caPath, state: state,
+            channels: channels, logger: logger)
+    }
+
+    /// The sandbox's code for a listener's failure.
+    static func code(_ code: LocalServerError.Code) -> APNsSandboxError.Code {
+        switch code {
+        case .invalidAddress: .invalidConfiguration
+        case .certificateGenerationFailed: .certificateGenerationFailed
+        case .bindFailed: .bindFailed
+        }
     }
 
     /// Binds (see ``bind(_:logger:)``) and serves in a background task until ``stop()``.
@@ -241,20 +207,18 @@ public final class APNsSandbox: Sendable {
             return !state.shutDown
         }
         guard first else { return }
-        try? await serverChannel.close()
-        connections.closeAll()
         // Fails the pending delays, which record their requests as abandoned.
-        try? await group.shutdownGracefully()
+        await listener.close()
         state.close()
         if ownsCACertificate { try? FileManager.default.removeItem(atPath: caCertificatePath) }
         logger.debug("APNs sandbox stopped", metadata: ["sandbox.port": "\(port)"])
     }
 
     deinit {
-        // Neither run() nor stop() ended the event loop (a bound sandbox dropped unused).
-        if !lifecycle.withLockedValue({ $0.shutDown }) {
-            group.shutdownGracefully { _ in }
-            if ownsCACertificate { try? FileManager.default.removeItem(atPath: caCertificatePath) }
+        // Neither run() nor stop() shut it down (a bound sandbox dropped unused): the listener's own
+        // deinit ends its event loops.
+        if !lifecycle.withLockedValue({ $0.shutDown }), ownsCACertificate {
+            try? FileManager.default.removeItem(atPath: caCertificatePath)
         }
     }
 
@@ -283,12 +247,8 @@ public final class APNsSandbox: Sendable {
     public func removeAllFaults() async { state.removeAllFaults() }
 
     /// How many TCP connections were accepted since start.
-    public func connectionCount() -> Int { connections.acceptedCount }
+    public func connectionCount() -> Int { listener.acceptedConnections }
 
     /// The largest number of requests (HTTP/2 streams) handled at the same time since start.
     public func peakConcurrentRequests() async -> Int { state.peakConcurrentRequests() }
-
-    /// Threads of the sandbox's own event loop group: one connection lives on one loop, so a client
-    /// with several connections gets several cores (up to 4).
-    static let eventLoopThreads = max(1, min(4, System.coreCount))
 }

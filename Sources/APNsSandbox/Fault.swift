@@ -1,3 +1,5 @@
+import LocalServer
+
 /// A misbehaviour the sandbox plays instead of answering a request normally.
 public enum Fault: Sendable, Hashable, CustomStringConvertible {
     /// Answer with this status and `{"reason": ...}` body (plus `timestamp` in ms when given, or for 410
@@ -31,31 +33,10 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
         case .respond(let status, let reason, let timestamp):
             timestamp.map { "\(status):\(reason):\($0)" } ?? "\(status):\(reason)"
         case .delay(let duration):
-            "delay:\(Self.milliseconds(duration))ms"
+            "delay:\(FaultTiming.milliseconds(duration))ms"
         case .dropConnection:
             "drop"
         }
-    }
-
-    /// A delay written `<n>ms` or `<x>s` (both local servers' fault specs), from 0 to `atMostSeconds`;
-    /// `nil` otherwise.
-    public static func parseDelay(_ text: Substring, atMostSeconds: Int) -> Duration? {
-        if text.hasSuffix("ms"), let value = Int64(text.dropLast(2)), (0...Int64(atMostSeconds) * 1000).contains(value)
-        {
-            return .milliseconds(value)
-        }
-        if text.hasSuffix("s"), !text.hasSuffix("ms"), let value = Double(text.dropLast()), value.isFinite,
-            (0...Double(atMostSeconds)).contains(value)
-        {
-            return .milliseconds(Int64((value * 1000).rounded()))
-        }
-        return nil
-    }
-
-    /// `duration` in whole milliseconds, as fault descriptions write it.
-    public static func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 }
 
@@ -131,6 +112,6 @@ public struct ScriptedFault: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func parseDuration(_ text: Substring) -> Duration? {
-        Fault.parseDelay(text, atMostSeconds: 365 * 24 * 3600)
+        FaultTiming.parseDelay(text, atMostSeconds: 365 * 24 * 3600)
     }
 }

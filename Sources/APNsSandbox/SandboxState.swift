@@ -1,4 +1,5 @@
 import Foundation
+import LocalServer
 import NIOConcurrencyHelpers
 import Retry
 

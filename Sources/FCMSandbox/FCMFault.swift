@@ -1,5 +1,5 @@
-import APNsSandbox
 import Foundation
+import LocalServer
 
 /// A misbehaviour the sandbox plays instead of answering a request normally.
 public enum FCMFault: Sendable, Hashable, CustomStringConvertible {
@@ -41,7 +41,7 @@ public enum FCMFault: Sendable, Hashable, CustomStringConvertible {
         case .error(let status, let code, let retryAfter):
             retryAfter.map { "\(status):\(code):\($0)" } ?? "\(status):\(code)"
         case .delay(let duration):
-            "delay:\(Fault.milliseconds(duration))ms"
+            "delay:\(FaultTiming.milliseconds(duration))ms"
         case .drop:
             "drop"
         case .refuseToken:
@@ -170,5 +170,5 @@ public struct FCMScriptedFault: Sendable, Hashable, CustomStringConvertible {
         return .error(status: status, code: String(code), retryAfter: retryAfter)
     }
 
-    static func parseDuration(_ text: Substring) -> Duration? { Fault.parseDelay(text, atMostSeconds: 24 * 3600) }
+    static func parseDuration(_ text: Substring) -> Duration? { FaultTiming.parseDelay(text, atMostSeconds: 24 * 3600) }
 }

@@ -1,10 +1,7 @@
-import APNsSandbox
 import Foundation
+import LocalServer
 import Logging
 import NIOConcurrencyHelpers
-import NIOCore
-import NIOPosix
-import NIOSSL
 
 /// A local Firebase Cloud Messaging HTTP v1 compatible server (HTTP/2 over TLS) for tests and the demo.
 ///
@@ -40,33 +37,29 @@ public final class FCMSandbox: Sendable {
     public let envPath: String?
 
     let state: SandboxState
-    private let connections: ConnectionRegistry
     private let logger: Logger
-    private let serverChannel: any Channel
-    private let group: MultiThreadedEventLoopGroup
+    /// TLS, HTTP/2, the event loops and the connections.
+    private let listener: LocalListener
     /// Its files; a temporary folder (no directory configured) is removed at stop.
     private let files: Files
     private let isStopped = NIOLockedValueBox(false)
 
     private init(
-        configuration: Configuration, port: Int, url: URL, files: Files, caCertificatePEM: String,
-        serviceAccountJSON: String, state: SandboxState, connections: ConnectionRegistry, logger: Logger,
-        serverChannel: any Channel, group: MultiThreadedEventLoopGroup
+        configuration: Configuration, listener: LocalListener, files: Files, serviceAccountJSON: String,
+        state: SandboxState, logger: Logger
     ) {
         self.configuration = configuration
-        self.port = port
-        self.url = url
+        self.port = listener.port
+        self.url = listener.url
         self.caCertificatePath = files.caCertificate
-        self.caCertificatePEM = caCertificatePEM
+        self.caCertificatePEM = listener.caCertificatePEM
         self.serviceAccountPath = files.serviceAccount
         self.serviceAccountJSON = serviceAccountJSON
         self.envPath = files.env
         self.files = files
         self.state = state
-        self.connections = connections
         self.logger = logger
-        self.serverChannel = serverChannel
-        self.group = group
+        self.listener = listener
     }
 
     /// Generates the certificates and the service-account key, binds the listening socket, writes the
@@ -82,19 +75,6 @@ public final class FCMSandbox: Sendable {
         logger: Logger = Logger(label: "fcm-sandbox", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws(FCMSandboxError) -> FCMSandbox {
         if let problem = configuration.problem { throw FCMSandboxError(.invalidConfiguration, problem) }
-        // An IPv6 address goes in brackets.
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        guard URL(string: "https://\(host):\(configuration.port)")?.host != nil else {
-            throw FCMSandboxError(.invalidConfiguration, "host \(configuration.host) is not an address for a URL")
-        }
-        let certificates: SandboxCertificates
-        let sslContext: NIOSSLContext
-        do {
-            certificates = try SandboxCertificates.generate(caCommonName: "ScoreFeed FCM Sandbox CA")
-            sslContext = try certificates.makeSSLContext()
-        } catch {
-            throw FCMSandboxError(.certificateGenerationFailed, error.message)
-        }
         var account = try ServiceAccount(projectId: configuration.projectId, baseURL: nil)
         let core = SandboxCore(
             projectId: configuration.projectId, verifier: account.verifier,
@@ -108,47 +88,46 @@ public final class FCMSandbox: Sendable {
             files.removeTemporary()
             throw error
         }
-        let connections = ConnectionRegistry()
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: eventLoopThreads)
-        let serverChannel: any Channel
+        let listener: LocalListener
         do {
-            serverChannel = try await bindSocket(
-                configuration, group: group, sslContext: sslContext, registry: connections, state: state,
-                logger: logger)
+            listener = try await LocalListener.bind(
+                host: configuration.host, port: configuration.port, maximumConcurrentStreams: 1000,
+                caCommonName: "ScoreFeed FCM Sandbox CA", name: "FCM sandbox", logger: logger
+            ) { _ in RequestHandler(state: state, logger: logger) }
         } catch {
             state.close()
             files.removeTemporary()
-            try? await group.shutdownGracefully()
-            throw error
+            throw FCMSandboxError(Self.code(error.code), error.message)
         }
-        func abandon(_ error: FCMSandboxError) async -> FCMSandboxError {
-            try? await serverChannel.close()
-            try? await group.shutdownGracefully()
-            state.close()
-            files.removeTemporary()
-            return error
-        }
-        guard let port = serverChannel.localAddress?.port, let url = URL(string: "https://\(host):\(port)") else {
-            throw await abandon(FCMSandboxError(.bindFailed, "the listening socket has no port"))
-        }
-        account.tokenURI = url.absoluteString + "/token"
+        account.tokenURI = listener.url.absoluteString + "/token"
         state.use(account.verifier)
         let json = account.json
         do {
-            try files.write(caCertificatePEM: certificates.caCertificatePEM, serviceAccountJSON: json, url: url)
+            try files.write(caCertificatePEM: listener.caCertificatePEM, serviceAccountJSON: json, url: listener.url)
         } catch {
-            throw await abandon(error)
+            await listener.close()
+            state.close()
+            files.removeTemporary()
+            throw error
         }
         logger.debug(
             "FCM sandbox listening",
             metadata: [
-                "sandbox.port": "\(port)", "sandbox.ca": "\(files.caCertificate)",
+                "sandbox.port": "\(listener.port)", "sandbox.ca": "\(files.caCertificate)",
                 "fcm.project": "\(configuration.projectId)",
             ])
         return FCMSandbox(
-            configuration: configuration, port: port, url: url, files: files,
-            caCertificatePEM: certificates.caCertificatePEM, serviceAccountJSON: json, state: state,
-            connections: connections, logger: logger, serverChannel: serverChannel, group: group)
+            configuration: configuration, listener: listener, files: files, serviceAccountJSON: json, state: state,
+            logger: logger)
+    }
+
+    /// The sandbox's code for a listener's failure.
+    static func code(_ code: LocalServerError.Code) -> FCMSandboxError.Code {
+        switch code {
+        case .invalidAddress: .invalidConfiguration
+        case .certificateGenerationFailed: .certificateGenerationFailed
+        case .bindFailed: .bindFailed
+        }
     }
 
     /// Stops serving: closes the listening socket and every connection, ends the message log and
@@ -159,20 +138,16 @@ public final class FCMSandbox: Sendable {
             return !stopped
         }
         guard first else { return }
-        try? await serverChannel.close()
-        connections.closeAll()
         // Fails the pending delays, which record their requests as unanswered.
-        try? await group.shutdownGracefully()
+        await listener.close()
         state.close()
         files.removeTemporary()
         logger.debug("FCM sandbox stopped", metadata: ["sandbox.port": "\(port)"])
     }
 
     deinit {
-        if !isStopped.withLockedValue({ $0 }) {
-            group.shutdownGracefully { _ in }
-            files.removeTemporary()
-        }
+        // Never stopped: the listener's own deinit ends its event loops.
+        if !isStopped.withLockedValue({ $0 }) { files.removeTemporary() }
     }
 
     /// Every `messages:send` request received so far, accepted or refused, in arrival order (a request
@@ -204,7 +179,4 @@ public final class FCMSandbox: Sendable {
 
     /// How many access tokens the token endpoint has issued since start.
     public func issuedAccessTokens() -> Int { state.issuedAccessTokens() }
-
-    /// Threads of the sandbox's own event loop group.
-    static let eventLoopThreads = max(1, min(4, System.coreCount))
 }

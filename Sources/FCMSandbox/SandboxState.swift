@@ -1,5 +1,5 @@
-import APNsSandbox
 import Foundation
+import LocalServer
 import NIOConcurrencyHelpers
 
 /// The mutable state of a running sandbox: the ``SandboxCore`` and the records, behind one lock.

@@ -6,10 +6,10 @@ import X509
 
 /// A throw-away CA and a `localhost`/`127.0.0.1` server certificate signed by it, both P-256.
 ///
-/// Shared by the local servers (the APNs sandbox and the FCM sandbox).
-public struct SandboxCertificates: Sendable {
+/// Made at every start of a local server (``LocalListener``).
+struct LocalCertificates: Sendable {
     /// The CA certificate (PEM) clients must trust.
-    public let caCertificatePEM: String
+    let caCertificatePEM: String
     let serverCertificate: NIOSSLCertificate
     let serverKey: NIOSSLPrivateKey
 
@@ -18,10 +18,8 @@ public struct SandboxCertificates: Sendable {
     ///   - now: The current time.
     ///   - caCommonName: The common name of the CA certificate.
     /// - Returns: The certificates.
-    /// - Throws: ``APNsSandboxError`` with code `certificateGenerationFailed`.
-    public static func generate(
-        now: Date = Date(), caCommonName: String = "ScoreFeed APNs Sandbox CA"
-    ) throws(APNsSandboxError) -> SandboxCertificates {
+    /// - Throws: ``LocalServerError`` with code `certificateGenerationFailed`.
+    static func generate(now: Date = Date(), caCommonName: String) throws(LocalServerError) -> LocalCertificates {
         do {
             let caKey = P256.Signing.PrivateKey()
             let caName = try DistinguishedName {
@@ -67,20 +65,20 @@ public struct SandboxCertificates: Sendable {
             )
             var serializer = DER.Serializer()
             try serializer.serialize(server)
-            return SandboxCertificates(
+            return LocalCertificates(
                 caCertificatePEM: try ca.serializeAsPEM().pemString,
                 serverCertificate: try NIOSSLCertificate(bytes: serializer.serializedBytes, format: .der),
                 serverKey: try NIOSSLPrivateKey(bytes: Array(serverKey.pemRepresentation.utf8), format: .pem)
             )
         } catch {
-            throw APNsSandboxError(.certificateGenerationFailed, "\(error)")
+            throw LocalServerError(.certificateGenerationFailed, "\(error)")
         }
     }
 
-    /// A TLS 1.2+ server context offering only ALPN `h2`, as APNs does.
+    /// A TLS 1.2+ server context offering only ALPN `h2`, as APNs and FCM do.
     /// - Returns: The context serving the server certificate.
-    /// - Throws: ``APNsSandboxError`` with code `certificateGenerationFailed`.
-    public func makeSSLContext() throws(APNsSandboxError) -> NIOSSLContext {
+    /// - Throws: ``LocalServerError`` with code `certificateGenerationFailed`.
+    func makeSSLContext() throws(LocalServerError) -> NIOSSLContext {
         var tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(serverCertificate)],
             privateKey: .privateKey(serverKey)
@@ -90,7 +88,7 @@ public struct SandboxCertificates: Sendable {
         do {
             return try NIOSSLContext(configuration: tls)
         } catch {
-            throw APNsSandboxError(.certificateGenerationFailed, "cannot build the TLS context: \(error)")
+            throw LocalServerError(.certificateGenerationFailed, "cannot build the TLS context: \(error)")
         }
     }
 }

@@ -1,11 +1,11 @@
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// The open TCP connections of a sandbox server (the APNs and the FCM sandbox), so its `stop()` can close
-/// them all.
+/// The open TCP connections of a local server (``LocalListener``), so its ``LocalListener/close()`` can
+/// close them all.
 ///
 /// Synchronous (a lock), because connections are registered by the channel initializer on the event loop.
-public final class ConnectionRegistry: Sendable {
+final class ConnectionRegistry: Sendable {
     private struct State {
         var open: [Int: any Channel] = [:]
         var accepted = 0
@@ -15,12 +15,12 @@ public final class ConnectionRegistry: Sendable {
     private let state = NIOLockedValueBox(State())
 
     /// Creates an empty registry.
-    public init() {}
+    init() {}
 
     /// Registers a new connection and returns its number (1, 2, …); closes it at once after ``closeAll()``.
     /// - Parameter channel: The accepted connection; it leaves the registry when it closes.
     /// - Returns: The connection's number, counting every connection registered so far.
-    public func register(_ channel: any Channel) -> Int {
+    func register(_ channel: any Channel) -> Int {
         let (id, isClosed) = state.withLockedValue { state in
             state.accepted += 1
             if !state.isClosed { state.open[state.accepted] = channel }
@@ -37,7 +37,7 @@ public final class ConnectionRegistry: Sendable {
     }
 
     /// Closes every open connection and every one registered later.
-    public func closeAll() {
+    func closeAll() {
         let channels = state.withLockedValue { state in
             state.isClosed = true
             return Array(state.open.values)
