@@ -3,9 +3,11 @@ import LiveActivity
 import PostgresClient
 import ScoreDomain
 
-/// A push planned for one activity, with the event that caused it.
+/// A push planned for one target (an activity, or a broadcast channel), with the event that caused it.
 public struct PlannedPush: Sendable, Equatable {
-    public var activityId: Int
+    /// The row id of its target: the activity's (a Live Activity token, an FCM-routed activity, an
+    /// Android follower), or the channel's for a broadcast (``Broadcasts``).
+    public var targetId: Int
     public var gameId: String
     /// Global position of the causing event; `nil` when time alone made it due.
     public var position: Int?
@@ -83,7 +85,7 @@ public enum ActivityPushes {
             ORDER BY u.s, u.a
             """,
             [
-                pushes.map(\.activityId), pushes.map(\.gameId), pushes.map(\.position),
+                pushes.map(\.targetId), pushes.map(\.gameId), pushes.map(\.position),
                 pushes.map(\.push.event.rawValue),
                 pushes.map(\.push.priority), pushes.map(\.push.timestamp), pushes.map(\.push.expiration),
                 pushes.map(\.push.reason.rawValue), pushes.map(\.push.payload), pushes.map(\.push.sendAt),

@@ -28,7 +28,7 @@ public struct BroadcastPush: Sendable, Equatable {
 
 /// The `broadcast_pushes` outbox: one channel's broadcasts in order, at least once.
 public enum Broadcasts {
-    /// Inserts planned broadcasts (``PlannedPush/activityId`` is the channel's row id) and wakes delivery.
+    /// Inserts planned broadcasts (``PlannedPush/targetId`` is the channel's row id) and wakes delivery.
     /// - Parameter traceParent: the trace context of the planning, stored with every broadcast.
     static func insert(_ pushes: [PlannedPush], traceParent: String? = nil, in session: PostgresSession) throws {
         guard !pushes.isEmpty else { return }
@@ -45,7 +45,7 @@ public enum Broadcasts {
             ORDER BY u.s, u.c
             """,
             [
-                pushes.map(\.activityId), pushes.map(\.gameId), pushes.map(\.position),
+                pushes.map(\.targetId), pushes.map(\.gameId), pushes.map(\.position),
                 pushes.map(\.push.event.rawValue), pushes.map(\.push.priority), pushes.map(\.push.timestamp),
                 pushes.map(\.push.expiration), pushes.map(\.push.reason.rawValue), pushes.map(\.push.payload),
                 pushes.map(\.push.sendAt), traceParent,

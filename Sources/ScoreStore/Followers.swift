@@ -97,7 +97,7 @@ public enum Followers {
             """, [gameId, followedAt, throttle.storageText, game.position, fcm.value, fcm.kind, app])
         let follower = try decode(result[0])
         try ActivityPushes.insert(
-            pushes.map { PlannedPush(activityId: follower.id, gameId: gameId, position: nil, push: $0) }, in: session)
+            pushes.map { PlannedPush(targetId: follower.id, gameId: gameId, position: nil, push: $0) }, in: session)
         return (follower, true)
     }
 

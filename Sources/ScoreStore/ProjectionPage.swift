@@ -150,7 +150,7 @@ public enum ProjectionPage {
                     let made = planning.planner.receive(change, for: &stored[index].target, at: now)
                     if made.isEmpty && planning.planner.isHoldingBack(stored[index].target) { effects.coalesced += 1 }
                     effects.pushes += made.map {
-                        PlannedPush(activityId: stored[index].id, gameId: gameId, position: event.position, push: $0)
+                        PlannedPush(targetId: stored[index].id, gameId: gameId, position: event.position, push: $0)
                     }
                 }
                 targets[gameId] = stored
@@ -211,7 +211,7 @@ public enum ProjectionPage {
                 let made = planning.planner.receive(change, for: &stored.target, at: now)
                 if made.isEmpty && planning.planner.isHoldingBack(stored.target) { result.coalesced += 1 }
                 result.pushes += made.map {
-                    PlannedPush(activityId: stored.id, gameId: stored.gameId, position: at, push: $0)
+                    PlannedPush(targetId: stored.id, gameId: stored.gameId, position: at, push: $0)
                 }
             }
             result.targets.append(stored)

@@ -27,7 +27,7 @@ public enum PushScheduler {
         var planned: [PlannedPush] = []
         for index in targets.indices {
             planned += planner.tick(&targets[index].target, at: now).map {
-                PlannedPush(activityId: targets[index].id, gameId: targets[index].gameId, position: nil, push: $0)
+                PlannedPush(targetId: targets[index].id, gameId: targets[index].gameId, position: nil, push: $0)
             }
         }
         try Activities.save(targets, planner: planner, in: tx)
@@ -35,7 +35,7 @@ public enum PushScheduler {
         var broadcasts: [PlannedPush] = []
         for index in channels.indices {
             broadcasts += channelPlanner.tick(&channels[index].target, at: now).map {
-                PlannedPush(activityId: channels[index].id, gameId: channels[index].gameId, position: nil, push: $0)
+                PlannedPush(targetId: channels[index].id, gameId: channels[index].gameId, position: nil, push: $0)
             }
         }
         try Channels.save(channels, planner: channelPlanner, in: tx)
@@ -120,7 +120,7 @@ public enum PushScheduler {
         var planned: [PlannedPush] = []
         for index in targets.indices {
             planned += planner.flush(&targets[index].target).map {
-                PlannedPush(activityId: targets[index].id, gameId: targets[index].gameId, position: nil, push: $0)
+                PlannedPush(targetId: targets[index].id, gameId: targets[index].gameId, position: nil, push: $0)
             }
         }
         let span = try planningSpan(games: games, in: tx)
@@ -135,7 +135,7 @@ public enum PushScheduler {
         var broadcasts: [PlannedPush] = []
         for index in channels.indices {
             broadcasts += channelPlanner.flush(&channels[index].target).map {
-                PlannedPush(activityId: channels[index].id, gameId: channels[index].gameId, position: nil, push: $0)
+                PlannedPush(targetId: channels[index].id, gameId: channels[index].gameId, position: nil, push: $0)
             }
         }
         try Channels.save(channels, planner: channelPlanner, in: tx)

@@ -86,7 +86,7 @@ struct ProjectionPageTests {
                 testCase.events, states: [:], targets: Dictionary(grouping: testCase.targets, by: \.gameId),
                 planning: testCase.planning ? Self.planning : nil, audience: &audience))
         #expect(
-            effects.pushes.map { "\($0.activityId) \($0.push.event.rawValue) \($0.push.priority) \($0.push.reason)" }
+            effects.pushes.map { "\($0.targetId) \($0.push.event.rawValue) \($0.push.priority) \($0.push.reason)" }
                 == testCase.pushes)
         #expect(effects.pushes.allSatisfy { push in testCase.events.contains { $0.position == push.position } })
         #expect(effects.coalesced == testCase.coalesced)
