@@ -1,11 +1,12 @@
 import ScoreDomain
 
 extension FCMAddress {
-    /// `"token":"…"` or `"fid":"…"`: the message's one target.
+    /// `"token":"…"`, `"fid":"…"` or `"topic":"…"`: the message's one target.
     var jsonMember: String {
         switch self {
         case .token(let token): "\"token\":" + JSONValue.quoted(token)
         case .fid(let fid): "\"fid\":" + JSONValue.quoted(fid)
+        case .topic(let topic): "\"topic\":" + JSONValue.quoted(topic)
         }
     }
 }

@@ -14,6 +14,8 @@ public struct FCMReceivedMessage: Sendable, Equatable {
     public var body: String
     /// The message's `token` or `fid`, `nil` for a topic or condition or an unreadable body.
     public var target: String?
+    /// The topic the message is sent to (its name, without `/topics/`), `nil` for any other target.
+    public var topic: String?
     /// Valid, within the limits and answered `200` with a message name: it counts as sent. A
     /// `validate_only` dry run is answered `200` but is not accepted.
     public var isAccepted: Bool
@@ -28,11 +30,16 @@ public struct FCMReceivedMessage: Sendable, Equatable {
     ///   - target: The registration token or FID.
     ///   - isAccepted: Whether the message counts as sent.
     ///   - receivedAt: When the request was complete.
-    public init(status: Int, errorCode: String?, body: String, target: String?, isAccepted: Bool, receivedAt: Date) {
+    ///   - topic: The topic, for a topic message.
+    public init(
+        status: Int, errorCode: String?, body: String, target: String?, topic: String? = nil, isAccepted: Bool,
+        receivedAt: Date
+    ) {
         self.status = status
         self.errorCode = errorCode
         self.body = body
         self.target = target
+        self.topic = topic
         self.isAccepted = isAccepted
         self.receivedAt = receivedAt
     }
@@ -47,6 +54,7 @@ public struct FCMReceivedMessage: Sendable, Equatable {
         ]
         if let errorCode { object["errorCode"] = .string(errorCode) }
         if let target { object["target"] = .string(target) }
+        if let topic { object["topic"] = .string(topic) }
         return JSONValue.object(object).serialized()
     }
 }

@@ -54,6 +54,14 @@ enum MessageValidator {
         return nil
     }
 
+    /// The topic a body is addressed to (without `/topics/`), read leniently (for records).
+    static func topic(in body: JSONValue?) -> String? {
+        guard case .object(let top)? = body, case .object(let message)? = top["message"],
+            case .string(let topic)? = message["topic"]
+        else { return nil }
+        return topic.hasPrefix("/topics/") ? String(topic.dropFirst(8)) : topic
+    }
+
     /// Checks a body.
     /// - Parameter body: The parsed body, `nil` when it is not JSON.
     /// - Returns: The target and flags, or the first field violation found.

@@ -153,7 +153,8 @@ final class RequestHandler: ChannelInboundHandler {
     ) {
         let message = FCMReceivedMessage(
             status: status, errorCode: errorCode, body: String(decoding: request.body, as: UTF8.self),
-            target: request.device, isAccepted: isAccepted, receivedAt: receivedAt)
+            target: request.device, topic: MessageValidator.topic(in: request.json), isAccepted: isAccepted,
+            receivedAt: receivedAt)
         state.record(message, arrival: arrival)
     }
 

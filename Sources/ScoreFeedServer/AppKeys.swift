@@ -13,9 +13,16 @@ public struct AppSettings: Sendable, Equatable {
     /// Its Firebase project (`SCOREFEED_APP_<NAME>_FIREBASE_PROJECT`), recorded for the operator:
     /// delivery has one FCM credential (`SCOREFEED_FCM_CREDENTIALS`) for every app.
     public var firebaseProject: String?
+    /// Its Android followers of a game are reached through one FCM topic per game
+    /// (`SCOREFEED_APP_<NAME>_ANDROID_TOPICS=true`; ``Followers/follow(gameId:fcm:app:at:policy:viaTopic:in:)``).
+    public var androidTopics = false
 
-    public init(name: String, keys: [String], bundleIds: [String] = [], firebaseProject: String? = nil) {
+    public init(
+        name: String, keys: [String], bundleIds: [String] = [], firebaseProject: String? = nil,
+        androidTopics: Bool = false
+    ) {
         (self.name, self.keys, self.bundleIds, self.firebaseProject) = (name, keys, bundleIds, firebaseProject)
+        self.androidTopics = androidTopics
     }
 }
 
@@ -50,9 +57,11 @@ public struct AppKeys: Sendable, Equatable, ExpressibleByArrayLiteral {
 
     static let bundleIdsSuffix = "BUNDLE_IDS"
     static let firebaseProjectSuffix = "FIREBASE_PROJECT"
+    static let androidTopicsSuffix = "ANDROID_TOPICS"
 
     /// Reads `SCOREFEED_APP_KEYS` and each app's `SCOREFEED_APP_<NAME>_BUNDLE_IDS` (comma-separated
-    /// bundle ids) and `SCOREFEED_APP_<NAME>_FIREBASE_PROJECT`.
+    /// bundle ids), `SCOREFEED_APP_<NAME>_FIREBASE_PROJECT` and `SCOREFEED_APP_<NAME>_ANDROID_TOPICS`
+    /// (`true` or `false`).
     /// - Throws: ``ConfigurationError`` for a short key, a key of two apps, a bad app name, bundle id or
     ///   project id, or a setting of an app that has no key.
     public static func fromEnvironment(_ env: [String: String]) throws(ConfigurationError) -> AppKeys {
@@ -82,7 +91,9 @@ public struct AppKeys: Sendable, Equatable, ExpressibleByArrayLiteral {
         }
         for (variable, value) in env where variable.hasPrefix("SCOREFEED_APP_") && !value.isEmpty {
             guard
-                let suffix = [bundleIdsSuffix, firebaseProjectSuffix].first(where: { variable.hasSuffix("_" + $0) })
+                let suffix = [bundleIdsSuffix, firebaseProjectSuffix, androidTopicsSuffix].first(where: {
+                    variable.hasSuffix("_" + $0)
+                })
             else { continue }
             guard let index = apps.firstIndex(where: { variable == Self.variable($0.name, suffix) }) else {
                 throw ConfigurationError("\(variable) names no app of \(name)")
@@ -97,6 +108,11 @@ public struct AppKeys: Sendable, Equatable, ExpressibleByArrayLiteral {
                     }
                 }
                 apps[index].bundleIds = ids
+            } else if suffix == androidTopicsSuffix {
+                guard let on = ["true": true, "false": false][value] else {
+                    throw ConfigurationError("\(variable) must be true or false")
+                }
+                apps[index].androidTopics = on
             } else {
                 guard FirebaseProjectId.isValid(value) else {
                     throw ConfigurationError("\(variable) must be a Firebase project id: \(FirebaseProjectId.rule)")

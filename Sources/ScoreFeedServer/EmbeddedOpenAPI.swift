@@ -238,6 +238,7 @@ enum EmbeddedOpenAPI {
                 endedAt: {type: string, format: date-time, nullable: true, description: "When the game's end was planned for it, or when it was unfollowed."}
                 active: {type: boolean}
                 deactivatedReason: {type: string, nullable: true, description: "`unfollowed`, or FCM's `UNREGISTERED` / `SENDER_ID_MISMATCH`."}
+                topic: {type: string, nullable: true, description: "When the app reaches its Android followers through one FCM topic per game (`SCOREFEED_APP_<NAME>_ANDROID_TOPICS=true`): the topic the app subscribes the device to (`scorefeed.<app>.<game id>`, `:` written `%3A`). The device gets the current state at its own address once, at follow time; every later message goes to the topic. Null otherwise."}
             ActivityDelivery:
               description: An activity with what became of its pushes.
               allOf:

@@ -11,7 +11,8 @@ struct FollowerRoutes {
 
     /// `POST /v1/followers` `{"gameId", "fcmToken" | "fid", "at"?, "allowUnknownGame"?}`.
     func follow(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let app = try activities.authorize(request).name
+        let settings = try activities.authorize(request)
+        let (app, viaTopic) = (settings.name, settings.androidTopics)
         guard request.mediaType == "application/json" else {
             throw APIError(.unsupportedMediaType, "unsupported-media-type", "send the follow as application/json")
         }
@@ -47,7 +48,7 @@ struct FollowerRoutes {
                             + "if the provider will announce it later")
                 }
                 return try Followers.follow(
-                    gameId: gameId, fcm: address, app: app, at: followedAt, policy: policy, in: tx)
+                    gameId: gameId, fcm: address, app: app, at: followedAt, policy: policy, viaTopic: viaTopic, in: tx)
             }
         } catch let refusal as Followers.Refusal {
             throw APIError(.conflict, "too-many-games", refusal.description)

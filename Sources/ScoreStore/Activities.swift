@@ -40,6 +40,9 @@ extension FCMAddress {
                 throw ActivityError(
                     field: "fid", reason: "must be a Firebase Installation ID (22 characters of A-Z, a-z, 0-9, _, -)")
             }
+        case .topic:
+            // ScoreFeed names the topics (``Followers/topic(gameId:app:)``); a registration never gives one.
+            throw ActivityError(field: "fcmToken", reason: "must be a registration token or an installation id")
         }
         return self
     }
@@ -271,7 +274,8 @@ public enum Activities {
             let candidates = try session.query(
                 """
                 SELECT a.id, a.game_id FROM activities a LEFT JOIN score_states s ON s.game_id = a.game_id
-                WHERE a.game_id = ANY($1::text[]) AND a.active AND a.planned_position = coalesce(s.position, 0)
+                WHERE a.game_id = ANY($1::text[]) AND a.active AND a.topic IS NULL
+                  AND a.planned_position = coalesce(s.position, 0)
                 ORDER BY a.id
                 """, [gameIds])
             var perGame: [String: Int] = [:]
@@ -288,7 +292,8 @@ public enum Activities {
         let result = try session.query(
             """
             SELECT id, game_id, \(throttleColumns) FROM activities
-            WHERE game_id = ANY($1::text[]) AND active AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))
+            WHERE game_id = ANY($1::text[]) AND active AND topic IS NULL
+              AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))
             ORDER BY id FOR UPDATE
             """, [gameIds, ids])
         var byGame: [String: [StoredTarget]] = [:]
@@ -309,7 +314,7 @@ public enum Activities {
             """
             SELECT a.id, a.game_id, a.planned_position, s.position AS game_position, \(throttleColumns)
             FROM activities a JOIN score_states s ON s.game_id = a.game_id
-            WHERE a.active AND a.planned_position < s.position
+            WHERE a.active AND a.topic IS NULL AND a.planned_position < s.position
             ORDER BY a.id LIMIT $1 FOR UPDATE OF a SKIP LOCKED
             """, [limit])
         var states = StateCache()
@@ -323,7 +328,8 @@ public enum Activities {
         let result = try session.query(
             """
             SELECT id, game_id, \(throttleColumns) FROM activities
-            WHERE active AND next_deadline <= $1 ORDER BY next_deadline LIMIT $2 FOR UPDATE SKIP LOCKED
+            WHERE active AND topic IS NULL AND next_deadline <= $1 ORDER BY next_deadline LIMIT $2
+            FOR UPDATE SKIP LOCKED
             """, [now, limit])
         var states = StateCache()
         return try result.rows.map { try decodeTarget($0, states: &states) }

@@ -83,7 +83,7 @@ extension FCMAddress {
     /// The field that names the address in a registration: `fcmToken` or `fid`.
     public var field: String {
         switch self {
-        case .token: "fcmToken"
+        case .token, .topic: "fcmToken"
         case .fid: "fid"
         }
     }

@@ -34,6 +34,7 @@ struct AppKeyTests {
                 "ios:ios-key-0000000000001, android-beta:and-key-000000000001,ios:ios-key-0000000000002",
             "SCOREFEED_APP_IOS_BUNDLE_IDS": "com.example.scores, com.example.scores.beta",
             "SCOREFEED_APP_ANDROID_BETA_FIREBASE_PROJECT": "scores-android-beta",
+            "SCOREFEED_APP_ANDROID_BETA_ANDROID_TOPICS": "true",
         ])
         #expect(
             named.appKeys
@@ -42,7 +43,8 @@ struct AppKeyTests {
                         name: "ios", keys: ["ios-key-0000000000001", "ios-key-0000000000002"],
                         bundleIds: ["com.example.scores", "com.example.scores.beta"]),
                     AppSettings(
-                        name: "android-beta", keys: ["and-key-000000000001"], firebaseProject: "scores-android-beta"),
+                        name: "android-beta", keys: ["and-key-000000000001"], firebaseProject: "scores-android-beta",
+                        androidTopics: true),
                 ]))
         // Printed (a log line, a failed expectation), the apps show no key.
         for printed in ["\(named.appKeys.apps)", "\(named.appKeys.apps[0])"] {
@@ -65,6 +67,10 @@ struct AppKeyTests {
                     "SCOREFEED_APP_IOS_FIREBASE_PROJECT": "Bad_Project",
                 ],
                 "Firebase project id"
+            ),
+            (
+                ["SCOREFEED_APP_KEYS": "ios:ios-key-0000000000001", "SCOREFEED_APP_IOS_ANDROID_TOPICS": "yes"],
+                "SCOREFEED_APP_IOS_ANDROID_TOPICS must be true or false"
             ),
         ] {
             #expect {

@@ -1,4 +1,5 @@
 import Foundation
+import ScoreFeedServer
 import ScoreFeedTesting
 import Testing
 
@@ -54,6 +55,25 @@ struct FollowerRouteTests {
             #expect(twice.status == 404 && twice.errorCode == "not-found")
             let after = try await server.request(.GET, "/v1/followers", headers: [auth])
             #expect((after.json as? [[String: Any]])?.first?["active"] as? Bool == false)
+        }
+    }
+
+    @Test("an app with ANDROID_TOPICS: the follow's answer names the game's topic; an app without it gets null")
+    func topics() async throws {
+        let topics: @Sendable (inout ServerConfiguration) -> Void = { $0.appKeys.apps[0].androidTopics = true }
+        try await withServer(configure: topics) { server in
+            let body = #"{"gameId":"sr:match:1","fcmToken":"\#(androidRegistration)","allowUnknownGame":true}"#
+            let created = try await server.request(.POST, "/v1/followers", body: body, headers: [auth, json])
+            #expect(created.status == 201, "\(created.body)")
+            #expect(created.object["topic"] as? String == "scorefeed.default.sr%3Amatch%3A1", "\(created.body)")
+            let list = try await server.request(.GET, "/v1/followers", headers: [auth])
+            #expect(
+                (list.json as? [[String: Any]])?.map { $0["topic"] as? String } == ["scorefeed.default.sr%3Amatch%3A1"])
+            let other = try await server.request(
+                .POST, "/v1/followers",
+                body: body.replacingOccurrences(of: "android-device-0001", with: "android-device-0002"),
+                headers: [("Authorization", "Bearer " + otherAppKey), json])
+            #expect(other.status == 201 && other.object["topic"] is NSNull, "\(other.body)")
         }
     }
 

@@ -1060,6 +1060,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Follower/deactivatedReason`.
             internal var deactivatedReason: Swift.String?
+            /// When the app reaches its Android followers through one FCM topic per game (`SCOREFEED_APP_<NAME>_ANDROID_TOPICS=true`): the topic the app subscribes the device to (`scorefeed.<app>.<game id>`, `:` written `%3A`). The device gets the current state at its own address once, at follow time; every later message goes to the topic. Null otherwise.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Follower/topic`.
+            internal var topic: Swift.String?
             /// Creates a new `Follower`.
             ///
             /// - Parameters:
@@ -1071,6 +1075,7 @@ extension Components {
             ///   - endedAt: When the game's end was planned for it, or when it was unfollowed.
             ///   - active:
             ///   - deactivatedReason: `unfollowed`, or FCM's `UNREGISTERED` / `SENDER_ID_MISMATCH`.
+            ///   - topic: When the app reaches its Android followers through one FCM topic per game (`SCOREFEED_APP_<NAME>_ANDROID_TOPICS=true`): the topic the app subscribes the device to (`scorefeed.<app>.<game id>`, `:` written `%3A`). The device gets the current state at its own address once, at follow time; every later message goes to the topic. Null otherwise.
             internal init(
                 id: Swift.Int? = nil,
                 gameId: Swift.String? = nil,
@@ -1079,7 +1084,8 @@ extension Components {
                 followedAt: Foundation.Date? = nil,
                 endedAt: Foundation.Date? = nil,
                 active: Swift.Bool? = nil,
-                deactivatedReason: Swift.String? = nil
+                deactivatedReason: Swift.String? = nil,
+                topic: Swift.String? = nil
             ) {
                 self.id = id
                 self.gameId = gameId
@@ -1089,6 +1095,7 @@ extension Components {
                 self.endedAt = endedAt
                 self.active = active
                 self.deactivatedReason = deactivatedReason
+                self.topic = topic
             }
             internal enum CodingKeys: String, CodingKey {
                 case id
@@ -1099,6 +1106,7 @@ extension Components {
                 case endedAt
                 case active
                 case deactivatedReason
+                case topic
             }
         }
         /// An activity with what became of its pushes.
