@@ -89,29 +89,14 @@ public struct BroadcastWorker: Sendable {
         var forgotten: [String] = []
         for (push, result) in results {
             let reason = result.reason ?? result.error.map { $0.code.rawValue }
-            let outcome: Broadcasts.Outcome
-            if cancelled && result.status == nil {
-                outcome = .release
-            } else if result.reason == "ChannelNotRegistered" || result.reason == "BadChannelId" {
-                forgotten.append(push.channelId)
-                outcome = .failed(reason: result.reason!)
-            } else {
-                switch result.action {
-                case .delivered: outcome = .sent
-                case .retry, .keepTokenLongerAndRetry:
-                    let delay = backoff.delay(attempt: push.attempts + 1) / .seconds(1)
-                    outcome =
-                        PushVerdict.isUseful(
-                            expiration: push.expiration, createdAt: push.createdAt, at: now.addingTimeInterval(delay))
-                        ? .retry(after: delay) : .failed(reason: "\(reason ?? "retry"); no longer useful by the retry")
-                case .refreshTokenAndRetry, .reconnectAndRetry: outcome = .retry(after: 0)
-                case .pause(let why):
-                    total.paused = why
-                    outcome = .release
-                case .deactivate(let why), .neverRetry(let why):
-                    logger.error("APNs refused a broadcast for good", metadata: ["apns.reason": "\(why)"])
-                    outcome = .failed(reason: why)
-                }
+            let verdict = PushVerdict.broadcast(
+                result, for: push, cancelled: cancelled, backoff: backoff, now: now,
+                unitRandom: Double.random(in: 0...1))
+            let outcome = verdict.outcome
+            if verdict.channelGone { forgotten.append(push.channelId) }
+            if let paused = verdict.pause { total.paused = paused }
+            if let refused = verdict.refused {
+                logger.error("APNs refused a broadcast for good", metadata: ["apns.reason": "\(refused)"])
             }
             switch outcome {
             case .sent: total.sent += 1

@@ -127,35 +127,10 @@ public struct StartWorker: Sendable {
         var paused: String?
         let cancelled = Task.isCancelled
         let records = results.map { start, result in
-            let outcome: Devices.StartOutcome
-            if result.status == nil {
-                switch result.error?.code {
-                case .connectFailed?, .signingFailed?, .invalidRequest?, .clientShutDown?:
-                    // It never left: safe to send later.
-                    outcome =
-                        cancelled
-                        ? .release : .retry(after: backoff.delay(attempt: start.attempts + 1) / .seconds(1))
-                default:
-                    outcome = .failed(
-                        reason: "no answer (\(result.error?.code.rawValue ?? "?")): not sent again, never two starts",
-                        deactivate: false)
-                }
-            } else {
-                switch result.action {
-                case .delivered: outcome = .sent
-                case .deactivate(let why): outcome = .failed(reason: why, deactivate: true)
-                case .pause(let why):
-                    paused = why
-                    outcome = .release
-                case .retry, .keepTokenLongerAndRetry, .refreshTokenAndRetry, .reconnectAndRetry:
-                    outcome =
-                        start.attempts >= Self.maximumAttempts
-                        ? .failed(
-                            reason: "\(result.reason ?? "retry") after \(start.attempts) attempts", deactivate: false)
-                        : .retry(after: backoff.delay(attempt: start.attempts + 1) / .seconds(1))
-                case .neverRetry(let why): outcome = .failed(reason: why, deactivate: false)
-                }
-            }
+            let (outcome, pause) = PushVerdict.start(
+                result, for: start, cancelled: cancelled, backoff: backoff, maximumAttempts: Self.maximumAttempts,
+                unitRandom: Double.random(in: 0...1))
+            if let pause { paused = pause }
             return (start, result.status, outcome, result.reason)
         }
         for (environment, span) in spans {

@@ -24,6 +24,18 @@ public struct BroadcastPush: Sendable, Equatable {
     public var createdAt: Date
     /// The W3C `traceparent` of the planning span that wrote it (``TraceParent``); `nil` without tracing.
     public var traceParent: String? = nil
+
+    public init(
+        id: Int, gameId: String, channelId: String, environment: PushEnvironment, requestId: String,
+        event: LiveActivityEvent, priority: Int, timestamp: Int, expiration: Int, reason: String, payload: String,
+        state: String, attempts: Int, lastStatus: Int?, lastReason: String?, createdAt: Date, traceParent: String? = nil
+    ) {
+        (self.id, self.gameId, self.channelId, self.environment) = (id, gameId, channelId, environment)
+        (self.requestId, self.event, self.priority, self.timestamp) = (requestId, event, priority, timestamp)
+        (self.expiration, self.reason, self.payload, self.state) = (expiration, reason, payload, state)
+        (self.attempts, self.lastStatus, self.lastReason) = (attempts, lastStatus, lastReason)
+        (self.createdAt, self.traceParent) = (createdAt, traceParent)
+    }
 }
 
 /// The `broadcast_pushes` outbox: one channel's broadcasts in order, at least once.
