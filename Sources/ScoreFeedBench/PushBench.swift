@@ -70,6 +70,8 @@ struct PushBench: AsyncParsableCommand {
             ])
             try await projector.catchUp(connection)
             let tokens = (0..<count).map { String(format: "%064x", $0 + 1) }
+            // Row writes from here on: the registration, then everything the fan-out writes.
+            let writesBefore = try await rowWrites([connection, deliveryConnection])
             _ = try await connection.withSession { session in
                 try Activities.registerMany(
                     gameId: "bench", tokens: tokens, environment: .production, bundleId: "com.example.scores",
@@ -129,6 +131,7 @@ struct PushBench: AsyncParsableCommand {
             }
             listening.cancel()
             let planned = try await planning.value
+            let writes = try await rowWrites([connection, deliveryConnection]) - writesBefore
             let done = ContinuousClock.now
             let (cpuDone, backendDone) = (processCPUSeconds(), backendCPU())
             func spent(_ from: Double?, _ to: Double?) -> Double {
@@ -151,6 +154,10 @@ struct PushBench: AsyncParsableCommand {
                 // they do not run on this machine).
                 "cpuScorefeedMs": spent(cpuBefore, cpuDone),
                 "cpuPostgresBackendMs": spent(backendBefore, backendDone),
+                // Rows inserted, updated and deleted in the bench's schema, from the registration of
+                // the activities to the last push recorded (issue 28: per added activity, the
+                // difference of two runs divided by the difference of their activities).
+                "rowWrites": Double(writes),
             ]
             if let sandbox {
                 // Acceptance times as the local APNs server recorded them.
@@ -170,6 +177,25 @@ struct PushBench: AsyncParsableCommand {
         ]
         for (key, value) in numbers { result[key] = value.rounded() == value ? Int(value) as Any : value as Any }
         return result
+    }
+}
+
+/// Rows inserted, updated and deleted so far in the connections' schema (`pg_stat_user_tables`),
+/// after each connection flushed its pending statistics.
+private func rowWrites(_ connections: [PostgresConnection]) async throws -> Int {
+    for connection in connections {
+        try await connection.withSession { session in
+            try session.query("SELECT pg_stat_force_next_flush()")
+            // The flush happens when the backend is next idle: after this statement's transaction.
+            try session.query("SELECT 1")
+        }
+    }
+    return try await connections[0].withSession { session in
+        try session.query(
+            """
+            SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::bigint AS n FROM pg_stat_user_tables
+            WHERE schemaname = current_schema()
+            """)[0].int("n")
     }
 }
 
