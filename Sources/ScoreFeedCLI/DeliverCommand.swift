@@ -71,18 +71,13 @@ struct DeliverCommand: AsyncParsableCommand {
     static func deliver(
         _ connection: PostgresConnection, settings: DeliverySettings, untilEmpty: Bool
     ) async throws -> (DeliveryRound, BroadcastRound) {
-        let fcmClient = settings.fcm.map { FCMClient(configuration: $0, logger: Runtime.logger) }
-        let clients = try settings.apns.map {
-            try PushClients(
-                $0.configuration, connections: $0.connections, channelsURL: $0.channelsURL,
-                broadcastURL: $0.broadcastURL, logger: Runtime.logger)
-        }
+        let built = try settings.clients(logger: Runtime.logger)
+        let (clients, fcmClient) = (built.apns, built.fcm)
         let url = try await Runtime.databaseURL()
         var opened: [PostgresConnection] = []
         func cleanUp() async {
             for extra in opened { await extra.close() }
-            await clients?.shutdown()
-            await fcmClient?.shutdown()
+            await built.shutdown()
         }
         do {
             // Each worker task: its own loop; `starts` then `then` (sequential until empty, so a game's
@@ -163,25 +158,5 @@ struct DeliverCommand: AsyncParsableCommand {
             await cleanUp()
             throw error
         }
-    }
-}
-
-/// What `deliver` and `replay --deliver` deliver with, read and checked at once (a replay, before it
-/// stores anything): FCM when its credentials are set; APNs when its settings are, or when FCM's are not
-/// (then the APNs error says what is missing).
-struct DeliverySettings {
-    /// The APNs settings, `nil` when only FCM is configured.
-    var apns: (configuration: APNsConfiguration, connections: Int, channelsURL: URL?, broadcastURL: URL?)?
-    /// The FCM settings, `nil` when FCM is not configured.
-    var fcm: FCMConfiguration?
-
-    /// - Throws: ``CLIError`` naming the setting that cannot work.
-    init(apns options: APNsOptions, fcm: FCMOptions) throws {
-        self.fcm = try fcm.configuration()
-        guard options.isConfigured || self.fcm == nil else { return }
-        apns = (
-            try options.configuration(), try options.connectionCount(), try options.channelsURLSetting(),
-            try options.broadcastURLSetting()
-        )
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import FCM
 import Foundation
-import Logging
 import ScoreDomain
 import ScoreStore
 
@@ -37,11 +36,6 @@ struct FCMOptions: ParsableArguments {
         } catch {
             throw CLIError("FCM configuration: \(error)")
         }
-    }
-
-    /// A client for the configuration, `nil` when FCM is not configured. Call `shutdown()` when done.
-    func client(logger: Logger) throws -> FCMClient? {
-        try configuration().map { FCMClient(configuration: $0, logger: logger) }
     }
 }
 

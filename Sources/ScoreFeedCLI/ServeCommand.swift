@@ -70,13 +70,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         if let nodeId { configuration.nodeId = nodeId }
         if let bundle = apns.bundleId, !bundle.isEmpty { configuration.apnsBundleId = bundle }
-        var clients: PushClients?
-        if !noDelivery && apns.isConfigured {
-            clients = try PushClients(
-                try apns.configuration(), connections: try apns.connectionCount(),
-                channelsURL: try apns.channelsURLSetting(), broadcastURL: try apns.broadcastURLSetting(),
-                logger: Runtime.logger)
-        }
+        let settings = noDelivery ? nil : try DeliverySettings.ifConfigured(apns: apns, fcm: fcm)
+        let built = try settings?.clients(logger: Runtime.logger) ?? DeliveryClients()
+        let (clients, fcmClient) = (built.apns, built.fcm)
         var delivery: (@Sendable (PushEnvironment) -> APNsClient)?
         var channels: (@Sendable (PushEnvironment) -> APNsChannelClient)?
         var broadcasts: (@Sendable (PushEnvironment) -> APNsClient)?
@@ -90,11 +86,9 @@ struct ServeCommand: AsyncParsableCommand {
             logger: Runtime.logger)
         server.channels = channels
         server.broadcasts = broadcasts
-        let fcmClient = noDelivery ? nil : try fcm.client(logger: Runtime.logger)
         server.fcm = fcmClient
         for warning in configuration.appKeys.deliveryWarnings(
-            apnsBundleId: clients == nil ? nil : try apns.configuration().bundleId,
-            fcmProject: fcmClient?.configuration.serviceAccount.projectId)
+            apnsBundleId: settings?.apns?.configuration.bundleId, fcmProject: settings?.fcm?.serviceAccount.projectId)
         {
             Runtime.logger.warning("\(warning)")
         }
@@ -113,11 +107,9 @@ struct ServeCommand: AsyncParsableCommand {
                 }
             }
         } catch {
-            await clients?.shutdown()
-            await fcmClient?.shutdown()
+            await built.shutdown()
             throw CLIError.portInUse(error, port: port) ?? error
         }
-        await clients?.shutdown()
-        await fcmClient?.shutdown()
+        await built.shutdown()
     }
 }
