@@ -101,8 +101,11 @@ struct SecretLogTests {
 
             let secrets = try Self.secrets(apnsKeyFile: apnsEnv["SCOREFEED_APNS_KEY_FILE"], fcmEnv: fcmEnv)
             for (command, log) in logs {
+                // A deliver that found nothing left (serve delivered it all before it stopped, which a
+                // loaded machine's timing decides) opens no connection and has nothing to trace.
+                let idle = command == "deliver" && log.contains("delivered 0 push(es)")
                 #expect(
-                    command == "replay" || log.contains(" trace ") || log.contains(" debug "),
+                    command == "replay" || idle || log.contains(" trace ") || log.contains(" debug "),
                     "\(command) logged nothing below info at trace level: \(log.suffix(1500))")
                 for line in log.split(separator: "\n") {
                     for secret in secrets where line.contains(secret) {
