@@ -363,11 +363,18 @@ extension Scoreboard {
 
         function applyFilter(element) { element.hidden = filter !== "all" && element.dataset.group !== filter; }
 
+        // Loads answer in any order: only the newest one asked for is drawn (a day picked while a
+        // refresh of the day before was on its way shows the picked day, not the refresh's).
+        let loads = 0;
+        let requested = null;
         async function load(day) {
+          const mine = ++loads;
+          requested = day ?? null;
           const query = `?tz=${encodeURIComponent(zone)}` + (day ? `&date=${encodeURIComponent(day)}` : "");
           const response = await fetch("/v1/scoreboard" + query);
-          if (!response.ok) return;
+          if (!response.ok || mine !== loads) return;
           const board = await response.json();
+          if (mine !== loads) return;
           currentDay = board.date;
           daySelect.replaceChildren(...board.days.map((d) => {
             const option = el("option", null, `${dayLabel(d.date)} (${d.games})`);
@@ -388,7 +395,7 @@ extension Scoreboard {
         // The newest pushes come with the day's one request: refresh it a moment after changes.
         function refreshSoon() {
           clearTimeout(refreshTimer);
-          refreshTimer = setTimeout(() => load(currentDay).catch(() => {}), 1000);
+          refreshTimer = setTimeout(() => load(requested ?? currentDay).catch(() => {}), 1000);
         }
 
         // A URL per day: /?day=YYYY-MM-DD (the viewer's day), kept in the history.
