@@ -304,10 +304,10 @@ enum EmbeddedOpenAPI {
               properties:
                 route:
                   type: string
-                  enum: [apns, channel, push-to-start, fcm, android]
-                  description: "`apns` a Live Activity token straight to APNs, `channel` a broadcast channel, `push-to-start` a device that follows the game (its id or a team's code) or was started for it, `fcm` a Live Activity token through FCM, `android` an Android follower."
+                  enum: [apns, channel, push-to-start, fcm, android, topic]
+                  description: "`apns` a Live Activity token straight to APNs, `channel` a broadcast channel, `push-to-start` a device that follows the game (its id or a team's code) or was started for it, `fcm` a Live Activity token through FCM, `android` an Android follower, `topic` the FCM topic the app's Android followers of the game are reached through (`SCOREFEED_APP_<NAME>_ANDROID_TOPICS`)."
                 id: {type: integer, description: "The row id of the activity, channel or device."}
-                target: {type: string, description: "The push token, channel id or start token (an Android follower's FCM registration), shortened as in the logs (`cdcdcdcd…`)."}
+                target: {type: string, description: "The push token, channel id or start token (an Android follower's FCM registration, a topic's name), shortened as in the logs (`cdcdcdcd…`)."}
                 via: {type: string, enum: [apns, fcm]}
                 fcmTarget: {type: string, nullable: true, description: "The FCM registration token or installation id it goes through, shortened."}
                 environment: {type: string, enum: [production, sandbox]}

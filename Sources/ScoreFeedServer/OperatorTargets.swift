@@ -15,7 +15,7 @@ struct OperatorTargets {
     var channelPolicy = ThrottlePolicy.channel
 
     /// The routes in the order the view groups them.
-    static let routes: [GameTarget.Route] = [.apns, .channel, .pushToStart, .fcm, .android]
+    static let routes: [GameTarget.Route] = [.apns, .channel, .pushToStart, .fcm, .android, .topic]
 
     /// The hourly budget a target's `budgetUsed` is counted against, and what it counts.
     func budget(_ target: GameTarget) -> (limit: Int, counts: String) {
@@ -24,7 +24,7 @@ struct OperatorTargets {
             (target.frequentUpdates ? policy.frequentHourlyBudget : policy.hourlyBudget, "priority-10 pushes")
         case .channel: (channelPolicy.hourlyBudget, "priority-10 broadcasts")
         case .pushToStart: (Devices.startsPerHour, "starts")
-        case .android: (3600 / max(1, policy.liveUpdateInterval), "data messages")
+        case .android, .topic: (3600 / max(1, policy.liveUpdateInterval), "data messages")
         }
     }
 
@@ -51,7 +51,7 @@ struct OperatorTargets {
                 [
                     "apns": count(.apns, in: targets), "channel": count(.channel, in: targets),
                     "push-to-start": count(.pushToStart, in: targets), "fcm": count(.fcm, in: targets),
-                    "android": count(.android, in: targets),
+                    "android": count(.android, in: targets), "topic": count(.topic, in: targets),
                 ]),
             "targets": .array(Self.ordered(targets).map(json)),
         ])
@@ -63,7 +63,7 @@ struct OperatorTargets {
 
     func json(_ target: GameTarget) -> JSONValue {
         let (limit, counts) = budget(target)
-        let shown = target.route == .android ? target.fcmTarget ?? "" : target.token
+        let shown = target.route == .android || target.route == .topic ? target.fcmTarget ?? "" : target.token
         let removed: JSONValue =
             target.active
             ? .null

@@ -105,7 +105,7 @@ extension Scoreboard {
         const keyError = document.getElementById("key-error");
         const groups = document.getElementById("groups");
         const routes = [["apns", "APNs tokens"], ["channel", "Broadcast channels"], ["push-to-start", "Push-to-start"],
-                        ["fcm", "FCM (iOS)"], ["android", "Android followers"]];
+                        ["fcm", "FCM (iOS)"], ["android", "Android followers"], ["topic", "Android topic"]];
         const words = { scheduled: "Scheduled", inprogress: "Live", delayed: "Delayed", suspended: "Suspended",
                         closed: "Final", cancelled: "Cancelled", postponed: "Postponed" };
         const el = (tag, className, textContent) =>

@@ -12,6 +12,9 @@ public struct GameTarget: Sendable, Equatable {
         case pushToStart = "push-to-start"
         case fcm
         case android
+        /// The FCM topic an app's Android followers of the game are reached through
+        /// (``Followers/topic(gameId:app:)``).
+        case topic
     }
 
     /// The last answer to a push (or broadcast, or start) of the target.
@@ -104,7 +107,8 @@ public enum GameTargets {
             SELECT ARRAY[$1::text, s.state->'home'->>'code', s.state->'away'->>'code'] AS names
             FROM (SELECT 1) one LEFT JOIN score_states s ON s.game_id = $1
         )
-        SELECT a.route, a.id, coalesce(a.push_token, '') AS token, a.fcm_token, a.environment, a.frequent_updates,
+        SELECT CASE WHEN a.fcm_kind = 'topic' THEN 'topic' ELSE a.route END AS route, a.id,
+               coalesce(a.push_token, '') AS token, a.fcm_token, a.environment, a.frequent_updates,
                a.registered_at, a.active, a.ended_at, a.deactivated_reason AS removed_reason,
                p.pending, p.sent, p.failed, p.superseded, p.budget_used,
                t.status AS last_status, t.reason AS last_reason, t.outcome AS last_outcome, t.attempted_at AS last_at

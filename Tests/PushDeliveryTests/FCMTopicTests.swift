@@ -86,6 +86,12 @@ struct FCMTopicTests {
             #expect(!toTopic.isEmpty)
             #expect(toTopic.last?.body.contains(#""status":"closed""#) == true, "\(toTopic.last?.body ?? "")")
             for device in Self.devices.prefix(2) { #expect(accepted.filter { $0.target == device }.count == 1) }
+            // The operator sees the topic as a target of its own, beside the two followers.
+            let targets = try await h.connection.withSession {
+                try GameTargets.list(gameId: gameId, app: AppName.default, now: Date(), in: $0)
+            }
+            #expect(targets.filter { $0.route == .topic }.map(\.fcmTarget) == [topic])
+            #expect(targets.filter { $0.route == .android }.count == 2)
             // Unfollowing leaves the topic (other devices follow through it) and the device's row inactive.
             let removed = try await h.connection.withSession {
                 try Followers.unfollow(gameId: gameId, fcmToken: Self.devices[0], in: $0)

@@ -72,7 +72,7 @@ struct TargetsRouteTests {
                     ])
                 #expect(
                     reply.object["counts"] as? [String: Int]
-                        == ["apns": 2, "channel": 1, "push-to-start": 1, "fcm": 1, "android": 1])
+                        == ["apns": 2, "channel": 1, "push-to-start": 1, "fcm": 1, "android": 1, "topic": 0])
                 let removed = try #require(targets[1]["removed"] as? [String: Any])
                 #expect(removed["reason"] as? String == "removed by the app" && removed["at"] is String)
                 #expect(targets[0]["removed"] is NSNull)

@@ -1444,7 +1444,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/Target`.
         internal struct Target: Codable, Hashable, Sendable {
-            /// `apns` a Live Activity token straight to APNs, `channel` a broadcast channel, `push-to-start` a device that follows the game (its id or a team's code) or was started for it, `fcm` a Live Activity token through FCM, `android` an Android follower.
+            /// `apns` a Live Activity token straight to APNs, `channel` a broadcast channel, `push-to-start` a device that follows the game (its id or a team's code) or was started for it, `fcm` a Live Activity token through FCM, `android` an Android follower, `topic` the FCM topic the app's Android followers of the game are reached through (`SCOREFEED_APP_<NAME>_ANDROID_TOPICS`).
             ///
             /// - Remark: Generated from `#/components/schemas/Target/route`.
             internal enum RoutePayload: String, Codable, Hashable, Sendable, CaseIterable {
@@ -1453,8 +1453,9 @@ extension Components {
                 case pushToStart = "push-to-start"
                 case fcm = "fcm"
                 case android = "android"
+                case topic = "topic"
             }
-            /// `apns` a Live Activity token straight to APNs, `channel` a broadcast channel, `push-to-start` a device that follows the game (its id or a team's code) or was started for it, `fcm` a Live Activity token through FCM, `android` an Android follower.
+            /// `apns` a Live Activity token straight to APNs, `channel` a broadcast channel, `push-to-start` a device that follows the game (its id or a team's code) or was started for it, `fcm` a Live Activity token through FCM, `android` an Android follower, `topic` the FCM topic the app's Android followers of the game are reached through (`SCOREFEED_APP_<NAME>_ANDROID_TOPICS`).
             ///
             /// - Remark: Generated from `#/components/schemas/Target/route`.
             internal var route: Components.Schemas.Target.RoutePayload?
@@ -1462,7 +1463,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Target/id`.
             internal var id: Swift.Int?
-            /// The push token, channel id or start token (an Android follower's FCM registration), shortened as in the logs (`cdcdcdcd…`).
+            /// The push token, channel id or start token (an Android follower's FCM registration, a topic's name), shortened as in the logs (`cdcdcdcd…`).
             ///
             /// - Remark: Generated from `#/components/schemas/Target/target`.
             internal var target: Swift.String?
@@ -1660,9 +1661,9 @@ extension Components {
             /// Creates a new `Target`.
             ///
             /// - Parameters:
-            ///   - route: `apns` a Live Activity token straight to APNs, `channel` a broadcast channel, `push-to-start` a device that follows the game (its id or a team's code) or was started for it, `fcm` a Live Activity token through FCM, `android` an Android follower.
+            ///   - route: `apns` a Live Activity token straight to APNs, `channel` a broadcast channel, `push-to-start` a device that follows the game (its id or a team's code) or was started for it, `fcm` a Live Activity token through FCM, `android` an Android follower, `topic` the FCM topic the app's Android followers of the game are reached through (`SCOREFEED_APP_<NAME>_ANDROID_TOPICS`).
             ///   - id: The row id of the activity, channel or device.
-            ///   - target: The push token, channel id or start token (an Android follower's FCM registration), shortened as in the logs (`cdcdcdcd…`).
+            ///   - target: The push token, channel id or start token (an Android follower's FCM registration, a topic's name), shortened as in the logs (`cdcdcdcd…`).
             ///   - via:
             ///   - fcmTarget: The FCM registration token or installation id it goes through, shortened.
             ///   - environment:
