@@ -76,6 +76,7 @@ struct OperatorTargetsTests {
             targets: [Self.target(.apns, id: 1), Self.target(.apns, id: 2), Self.target(.android, id: 3)]
         ).serialized()
         #expect(
-            all.hasPrefix(#"{"app":"default","counts":{"android":1,"apns":2,"channel":0,"fcm":0,"push-to-start":0}"#))
+            all.hasPrefix(
+                #"{"app":"default","counts":{"android":1,"apns":2,"channel":0,"fcm":0,"push-to-start":0,"topic":0}"#))
     }
 }
