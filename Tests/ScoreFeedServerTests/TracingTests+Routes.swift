@@ -12,16 +12,8 @@ extension TracingTests {
         let (apns, settings) = try await apnsSandbox()
         defer { Task { try? await apns.stop() } }
         try await TestDatabase.withSchema { url in
-            var env = settings
-            env["SCOREFEED_DATABASE_URL"] = url
-            env["SCOREFEED_INGEST_KEYS"] = ingestKey
-            env["SCOREFEED_APP_KEYS"] = appKey
-            env["SCOREFEED_CHANNEL_INTERVAL_SECONDS"] = "5"
-            env["OTEL_EXPORTER_OTLP_ENDPOINT"] = "http://127.0.0.1:\(receiver.port)"
-            env["OTEL_EXPORTER_OTLP_PROTOCOL"] = "http/json"
-            env["OTEL_BSP_SCHEDULE_DELAY"] = "100"
-            let serve = try await ServeProcess(["serve"], environment: env)
-            let server = RunningServer(base: "http://127.0.0.1:\(serve.port)", databaseURL: url, server: nil)
+            let (serve, server) = try await Self.tracedServe(
+                url: url, apns: settings, exportingTo: receiver, extra: ["SCOREFEED_CHANNEL_INTERVAL_SECONDS": "5"])
             let keyed = [("Authorization", "Bearer \(appKey)"), ("Content-Type", "application/json")]
             #expect(try await server.ingest("[\(scheduled("g1"))]").status == 202)
             _ = try await server.waitForGame("g1", version: 1)

@@ -16,15 +16,7 @@ struct TracingTests {
         let (apns, settings) = try await apnsSandbox()
         defer { Task { try? await apns.stop() } }
         try await TestDatabase.withSchema { url in
-            var env = settings
-            env["SCOREFEED_DATABASE_URL"] = url
-            env["SCOREFEED_INGEST_KEYS"] = ingestKey
-            env["SCOREFEED_APP_KEYS"] = appKey
-            env["OTEL_EXPORTER_OTLP_ENDPOINT"] = "http://127.0.0.1:\(receiver.port)"
-            env["OTEL_EXPORTER_OTLP_PROTOCOL"] = "http/json"
-            env["OTEL_BSP_SCHEDULE_DELAY"] = "100"
-            let serve = try await ServeProcess(["serve"], environment: env)
-            let server = RunningServer(base: "http://127.0.0.1:\(serve.port)", databaseURL: url, server: nil)
+            let (serve, server) = try await Self.tracedServe(url: url, apns: settings, exportingTo: receiver)
             #expect(try await server.ingest("[\(scheduled("g1"))]").status == 202)
             // Projected before the activity comes, so the start's page plans it (not a catching up).
             _ = try await server.waitForGame("g1", version: 1)
@@ -128,6 +120,22 @@ struct TracingTests {
         #expect(
             run.stderr.contains("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be one of http/protobuf, http/json"),
             "\(run.stderr)")
+    }
+
+    /// `scorefeed serve` on the schema `url`, delivering to the local APNs server `apns` describes,
+    /// exporting its spans (OTLP/HTTP, JSON, batches every 100 ms) to `receiver`.
+    static func tracedServe(
+        url: String, apns: [String: String], exportingTo receiver: OTLPReceiver, extra: [String: String] = [:]
+    ) async throws -> (ServeProcess, RunningServer) {
+        var env = apns.merging(extra) { $1 }
+        env["SCOREFEED_DATABASE_URL"] = url
+        env["SCOREFEED_INGEST_KEYS"] = ingestKey
+        env["SCOREFEED_APP_KEYS"] = appKey
+        env["OTEL_EXPORTER_OTLP_ENDPOINT"] = "http://127.0.0.1:\(receiver.port)"
+        env["OTEL_EXPORTER_OTLP_PROTOCOL"] = "http/json"
+        env["OTEL_BSP_SCHEDULE_DELAY"] = "100"
+        let serve = try await ServeProcess(["serve"], environment: env)
+        return (serve, RunningServer(base: "http://127.0.0.1:\(serve.port)", databaseURL: url, server: nil))
     }
 
     /// A local APNs server (`scorefeed apns-sandbox`) and the settings to reach it.
