@@ -6,37 +6,49 @@ import ScoreDomain
 struct DocumentNode {
     let value: JSONValue?
     let format: String
-    /// Where the value was read: the parent's location (a link to its own parent's) and this node's
-    /// own step, kept inline. The path becomes text only when it is asked for (an error), and a
-    /// location object is made only for a node whose members are read, not for every field read
-    /// (building the path text was a third of converting an NHL document, the objects a tenth).
-    private let parent: DocumentLocation?
-    private let step: DocumentLocation.Step?
+    /// Where the value was read. The path becomes text only when it is asked for (an error); a
+    /// location object is made only for a node whose members are read (building the path text was a
+    /// third of converting an NHL document), and an array's elements get theirs when the array is read,
+    /// so the many fields read of one play share it rather than each making it again.
+    private let origin: Origin
+
+    private enum Origin {
+        /// The root, with the path it was given (or none).
+        case root(String)
+        /// The node's own location, made already.
+        case located(DocumentLocation)
+        /// Its parent's location (nil: the root without a path) and its own step, not yet made one.
+        case pending(parent: DocumentLocation?, step: DocumentLocation.Step)
+    }
 
     /// The field's path, such as `plays[12].details.homeScore`.
     var path: String { location?.text ?? "" }
 
-    private var location: DocumentLocation? { step.map { DocumentLocation(parent: parent, step: $0) } }
+    private var location: DocumentLocation? {
+        switch origin {
+        case .root(let path): path.isEmpty ? nil : DocumentLocation(parent: nil, step: .text(path))
+        case .located(let location): location
+        case .pending(let parent, let step): DocumentLocation(parent: parent, step: step)
+        }
+    }
 
     init(_ value: JSONValue?, path: String = "", format: String) {
         self.value = value
         self.format = format
-        parent = nil
-        step = path.isEmpty ? nil : .text(path)
+        origin = .root(path)
     }
 
-    private init(_ value: JSONValue?, parent: DocumentLocation?, step: DocumentLocation.Step, format: String) {
+    private init(_ value: JSONValue?, origin: Origin, format: String) {
         self.value = value
         self.format = format
-        self.parent = parent
-        self.step = step
+        self.origin = origin
     }
 
     /// The member `key` (missing when this is not an object or has no such member).
     subscript(key: String) -> DocumentNode {
         var member: JSONValue?
         if case .object(let members)? = value { member = members[key] }
-        return DocumentNode(member, parent: location, step: .key(key), format: format)
+        return DocumentNode(member, origin: .pending(parent: location, step: .key(key)), format: format)
     }
 
     /// Whether the field is absent or `null`.
@@ -70,7 +82,9 @@ struct DocumentNode {
     func array() throws(ConvertError) -> [DocumentNode] {
         guard case .array(let items)? = value else { throw mistyped("an array") }
         let location = location
-        return items.enumerated().map { DocumentNode($1, parent: location, step: .index($0), format: format) }
+        return items.enumerated().map {
+            DocumentNode($1, origin: .located(DocumentLocation(parent: location, step: .index($0))), format: format)
+        }
     }
 
     func int() throws(ConvertError) -> Int {

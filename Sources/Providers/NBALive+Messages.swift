@@ -53,7 +53,8 @@ extension NBALive {
 
         /// The messages of one action of the last poll.
         mutating func messages(for action: Action) throws(ConvertError) -> [FeedMessage] {
-            let id = id(action)
+            // Made only for an action that becomes a message (most do not).
+            var id: String { self.id(action) }
             var messages: [FeedMessage] = []
             switch (action.type, action.subType) {
             case ("period", "start"):

@@ -12,6 +12,12 @@ public enum NBALive: ProviderFormat {
     public static let sport = Sport.basketball
     public static let summary =
         "NBA live data: playbyplay_{gameId}.json (earlier polls of it first), with boxscore_{gameId}.json"
+    public static let reads = JSONMemberFilter(
+        words: """
+            actionNumber actionType actions awayTeam clock edited game gameId gameTimeUTC homeTeam orderNumber
+            period periodType playerNameI scoreAway scoreHome shotResult subType teamCity teamId teamName
+            teamTricode timeActual
+            """)
 
     public static func detect(_ document: JSONValue) -> Bool {
         guard let game = optional(document, "game") else { return false }
@@ -66,7 +72,7 @@ public enum NBALive: ProviderFormat {
 
     /// The made shots earlier polls gave that the last one changed or dropped, in game order.
     static func ghosts(of polls: [PlayByPlay], writer: Writer) throws(ConvertError) -> [Action] {
-        guard let last = polls.last else { return [] }
+        guard polls.count > 1, let last = polls.last else { return [] }
         let kept = Set(last.actions.filter { $0.scored != nil }.map(writer.id))
         var seen: Set<String> = []
         var ghosts: [Action] = []

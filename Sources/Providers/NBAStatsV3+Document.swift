@@ -28,7 +28,7 @@ extension NBAStatsV3 {
                 let name =
                     "\(try Self.text(line, "TEAM_CITY_NAME", "LineScore")) \(try Self.text(line, "TEAM_NICKNAME", "LineScore"))"
                 teams[try Self.int(line, "TEAM_ID", "LineScore")] = Team(
-                    code: code, name: String(name.prefix(64)), logo: "")
+                    code: code, name: name.clipped(to: 64), logo: "")
             }
             guard let home = teams[homeId], let away = teams[awayId] else {
                 throw fail("resultSets.LineScore", "no line of the home or the away team")
@@ -57,7 +57,7 @@ extension NBAStatsV3 {
             for row in rows {
                 let team = Team(
                     code: try Self.text(row, "TEAM_ABBREVIATION", set),
-                    name: String(try Self.text(row, "TEAM_NAME", set).prefix(64)), logo: "")
+                    name: try Self.text(row, "TEAM_NAME", set).clipped(to: 64), logo: "")
                 let entry = (try Self.int(row, "TEAM_ID", set), team)
                 let matchup = try Self.text(row, "MATCHUP", set)
                 if matchup.contains(" @ ") {
@@ -194,12 +194,12 @@ extension NBAStatsV3 {
             }
             var player: String?
             if case .string(let text) = NBALive.optional(value, "playerNameI"), !text.isEmpty {
-                player = String(text.prefix(64))
+                player = text.clipped(to: 64)
             }
             actions.append(
                 NBALive.Action(
                     number: try NBALive.int(value, "actionNumber", path), order: entry.id, period: period,
-                    overtime: period > 4, type: type, subType: subType, clockMs: clock, at: at, stamp: nil,
+                    overtime: period > 4, type: type, subType: subType, clockMs: clock, at: at, edited: nil,
                     teamId: teamId, tricode: nil, player: player, made: made,
                     scoreHome: try NBALive.score(value, "scoreHome", path),
                     scoreAway: try NBALive.score(value, "scoreAway", path), index: entry.index,

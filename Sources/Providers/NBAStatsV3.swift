@@ -9,6 +9,13 @@ public enum NBAStatsV3: ProviderFormat {
     public static let sport = Sport.basketball
     public static let summary =
         "NBA stats playbyplayv3 of a game, with its boxscoresummaryv2 or leaguegamefinder rows (date, teams)"
+    public static let reads = JSONMemberFilter(
+        words: """
+            GAME_DATE_EST GAME_ID GAME_STATUS_TEXT HOME_TEAM_ID MATCHUP TEAM_ABBREVIATION TEAM_CITY_NAME TEAM_ID
+            TEAM_NAME TEAM_NICKNAME VISITOR_TEAM_ID WL actionId actionNumber actionType actions boxscoresummary
+            clock description game gameId headers leaguegamefinderparameters name period playerNameI resource
+            resultSets rowSet scoreAway scoreHome shotValue subType teamId timeActual videoAvailable
+            """)
 
     public static func detect(_ document: JSONValue) -> Bool {
         if isSummary(document) { return true }

@@ -9,6 +9,12 @@ public enum NHLStatsAPI: ProviderFormat {
     public static let sport = Sport.hockey
     public static let summary =
         "NHL statsapi live feed (statsapi.web.nhl.com/api/v1/game/{pk}/feed/live, retired 2023), one per game"
+    public static let reads = JSONMemberFilter(
+        words: """
+            abbreviation about abstractGameState allPlays away dateTime datetime default eventId eventIdx
+            eventTypeId fullName game gameData gamePk home id liveData name period periodTimeRemaining
+            periodType player playerType players plays result status team teams triCode type
+            """)
 
     /// A document with `gamePk`, `gameData.teams` and `liveData.plays.allPlays`.
     public static func detect(_ document: JSONValue) -> Bool {
@@ -100,7 +106,7 @@ struct NHLStatsAPIWriter {
         guard (1...8).contains(code.count), code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             throw codeNode.failure("1-8 letters or digits expected, found \"\(code)\"")
         }
-        return Team(code: code, name: String(try node["name"].string().prefix(64)), logo: "")
+        return Team(code: code, name: try node["name"].string().clipped(to: 64), logo: "")
     }
 
     private mutating func convert(_ play: DocumentNode) throws(ConvertError) {
@@ -192,7 +198,7 @@ struct NHLStatsAPIWriter {
     /// The `fullName` of the play's player of `role` (`Scorer`, `Shooter`), when it names one.
     private func player(_ play: DocumentNode, _ role: String) throws(ConvertError) -> String? {
         for entry in try play["players"].present?.array() ?? [] where try entry["playerType"].string() == role {
-            return String(try entry["player"]["fullName"].string().prefix(64))
+            return try entry["player"]["fullName"].string().clipped(to: 64)
         }
         return nil
     }

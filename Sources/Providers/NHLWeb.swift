@@ -12,6 +12,13 @@ public enum NHLWeb: ProviderFormat {
     public static let sport = Sport.hockey
     public static let summary =
         "NHL api-web gamecenter play-by-play (api-web.nhle.com/v1/gamecenter/{id}/play-by-play), one per game"
+    public static let reads = JSONMemberFilter(
+        words: """
+            abbrev awayTeam commonName default details eventId eventOwnerTeamId firstName gameScheduleState
+            gameState gameType homeTeam id lastName logo name number periodDescriptor periodType placeName
+            playerId plays rosterSpots scoringPlayerId shootingPlayerId sortOrder startTimeUTC timeInPeriod
+            timeRemaining typeDescKey
+            """)
 
     /// A document with `id`, `startTimeUTC`, `homeTeam.abbrev` and a `plays` array.
     public static func detect(_ document: JSONValue) -> Bool {
@@ -123,7 +130,7 @@ struct NHLWebGame {
         for spot in try root["rosterSpots"].present?.array() ?? [] {
             let first = try spot["firstName"].text()
             let last = try spot["lastName"].text()
-            roster[try spot["playerId"].int()] = String((first + " " + last).prefix(64))
+            roster[try spot["playerId"].int()] = (first + " " + last).clipped(to: 64)
         }
         self.roster = roster
         let nodes = try root["plays"].array()
@@ -147,7 +154,7 @@ struct NHLWebGame {
         }
         let common = try (node["commonName"].present ?? node["name"]).text()
         let place = try node["placeName"].present?.text()
-        let name = String((place.map { $0 + " " + common } ?? common).prefix(64))
+        let name = (place.map { $0 + " " + common } ?? common).clipped(to: 64)
         let logo = String((try node["logo"].present?.string() ?? "").prefix(512))
         return (Team(code: code, name: name, logo: logo), try node["id"].int())
     }

@@ -27,17 +27,20 @@ public enum ProviderDocuments {
         }
     }
 
-    /// The parsed document of the file at `path`, its bytes released once parsed.
+    /// The parsed document of the file at `path` (only the members `filter` keeps; `nil`: all), its bytes
+    /// released once parsed.
     ///
     /// A regular file is mapped read-only and unmapped after the parse; anything else (a pipe, an
     /// empty file) is read into memory as before.
     /// - Throws: ``ReadError``.
-    public static func parse(contentsOf path: String) throws(ReadError) -> JSONValue {
+    public static func parse(contentsOf path: String, keeping filter: JSONMemberFilter? = nil) throws(ReadError)
+        -> JSONValue
+    {
         if let mapped = map(path) {
             defer { munmap(mapped.base, mapped.count) }
             let data = Data(bytesNoCopy: mapped.base, count: mapped.count, deallocator: .none)
             do {
-                return try JSONValue.parse(data)
+                return try JSONValue.parse(data, keeping: filter)
             } catch {
                 throw .syntax(error)
             }
@@ -49,7 +52,7 @@ public enum ProviderDocuments {
             throw .unreadable(error.localizedDescription)
         }
         do {
-            return try JSONValue.parse(data)
+            return try JSONValue.parse(data, keeping: filter)
         } catch {
             throw .syntax(error)
         }

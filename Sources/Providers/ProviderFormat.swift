@@ -10,6 +10,11 @@ public protocol ProviderFormat: Sendable {
     static var sport: Sport { get }
     /// One line for `--help`: the provider and the document.
     static var summary: String { get }
+    /// The member names ``detect(_:)`` and ``convert(_:)`` read, at any depth: ``ProviderFormats`` parses
+    /// the format's documents keeping only these members (``JSONMemberFilter``), so the rest of a
+    /// document (coordinates, descriptions, statistics) is checked but never built. A member read but
+    /// not named here is missing to the format: `ProviderFilterTests` converts every fixture both ways.
+    static var reads: JSONMemberFilter { get }
     /// Whether `document` is of this format (checked on its shape, cheaply).
     static func detect(_ document: JSONValue) -> Bool
     /// The game's messages in game order, from the documents of one game (a format may take a second
@@ -50,6 +55,14 @@ public enum ProviderFormats {
         all.first { $0.name == name }
     }
 
+    /// The members a document of `format` is parsed with; with no format named, those of every format
+    /// (detection reads each format's own).
+    public static func reads(_ format: (any ProviderFormat.Type)?) -> JSONMemberFilter {
+        format?.reads ?? everyFormatReads
+    }
+
+    private static let everyFormatReads = all.dropFirst().reduce(all[0].reads) { $0.union($1.reads) }
+
     /// The format of `document`, if it is of a known one.
     public static func detect(_ document: JSONValue) -> (any ProviderFormat.Type)? {
         all.first { $0.detect(document) }
@@ -63,7 +76,7 @@ public enum ProviderFormats {
         var parsed: [JSONValue] = []
         for (index, bytes) in documents.enumerated() {
             do {
-                parsed.append(try JSONValue.parse(bytes))
+                parsed.append(try JSONValue.parse(bytes, keeping: reads(format)))
             } catch {
                 throw ConvertError(
                     format: format?.name ?? "auto", reason: "document \(index + 1) is not JSON: \(error)")

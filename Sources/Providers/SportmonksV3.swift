@@ -14,6 +14,13 @@ public enum SportmonksV3: ProviderFormat {
     public static let sport = Sport.soccer
     public static let summary =
         "Sportmonks Football API 3.0: /v3/football/fixtures/{id}?include=participants;scores;events, one per game"
+    public static let reads = JSONMemberFilter(
+        words: """
+            CURRENT PENALTY_SHOOTOUT aggregate aggregate_id away data default description ended events
+            extra_minute fixtures goals home id image_path leg location meta minute name participant
+            participant_id participants player_name rescinded result score scores short_code started starting_at
+            state_id type_id
+            """)
 
     /// A fixture object (or `{"data": fixture}`) with `id`, `starting_at`, a `participants` array whose
     /// first entry has `meta.location`, and an `events` or `scores` array.
@@ -215,7 +222,7 @@ struct SportmonksV3Fixture {
 
     /// A participant: `short_code` the code (or one derived from the name), `name`, `image_path` the logo.
     static func team(_ node: DocumentNode) throws(ConvertError) -> Team {
-        let name = String(try node["name"].string().prefix(64))
+        let name = try node["name"].string().clipped(to: 64)
         let code = try node["short_code"].present?.string() ?? TeamCode.derive(name)
         guard (1...8).contains(code.count), code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             throw node["short_code"].failure("1-8 letters or digits expected, found \"\(code)\"")

@@ -119,7 +119,7 @@ struct SportradarNBAWriter {
             guard type == "fieldgoal" || type == "freethrow", statistic["made"].value == .bool(true),
                 let name = try statistic["player"]["full_name"].present?.string()
             else { continue }
-            return String(name.prefix(64))
+            return name.clipped(to: 64)
         }
         return nil
     }

@@ -14,6 +14,12 @@ public enum SportradarNBA: ProviderFormat {
     public static let sport = Sport.basketball
     public static let summary =
         "Sportradar NBA play-by-play (/nba/trial/v7/en/games/{id}/pbp.json, also nba-t3), one per game"
+    public static let reads = JSONMemberFilter(
+        words: """
+            alias attribution away away_points clock default event_type events full_name home home_points id
+            made market name number periods player points quarter scheduled statistics status summary type
+            wall_clock
+            """)
 
     /// A document with `id`, `scheduled`, `home.id` and `away.id`, and `periods` of `events` (or no
     /// `periods` yet, before the game).
@@ -141,7 +147,7 @@ struct SportradarNBAGame {
     private static func team(_ node: DocumentNode) throws(ConvertError) -> Team {
         let nickname = try node["name"].string()
         let market = try node["market"].present?.string()
-        let name = String((market.map { $0 + " " + nickname } ?? nickname).prefix(64))
+        let name = (market.map { $0 + " " + nickname } ?? nickname).clipped(to: 64)
         let code = try node["alias"].present?.string() ?? TeamCode.derive(name)
         guard (1...8).contains(code.count), code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             throw node["alias"].failure("1-8 letters or digits expected, found \"\(code)\"")

@@ -11,6 +11,7 @@ public enum SportradarNCAAFB: ProviderFormat {
     public static let sport = Sport.football
     public static let summary =
         "Sportradar NCAA football play-by-play (v7 /ncaafb/trial/v7/en/games/{id}/pbp.json, or v1 ncaafb-t1), one per game"
+    public static let reads = SportradarFootballLeague.reads
 
     /// A football play-by-play of either shape whose teams are not both NFL clubs (a college game between
     /// two schools with NFL aliases, such as `MIA` and `HOU`, needs `--format sportradar-ncaafb`).

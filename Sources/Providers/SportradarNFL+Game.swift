@@ -4,6 +4,16 @@ import ScoreDomain
 /// The league of a Sportradar football document: what differs between `sportradar-nfl` and
 /// `sportradar-ncaafb` (their documents have the same shapes).
 enum SportradarFootballLeague: Sendable {
+    /// The members either league's play-by-play is read for (``ProviderFormat/reads``).
+    static let reads = JSONMemberFilter(
+        words: """
+            actions alias away away_points away_team clock complete default down end_situation event_type events
+            home home_points home_team id location market name number participants pbp period_type periods
+            play_type player points possession quarter quarters safety scheduled score season side
+            start_situation stat_type statistics status summary team touchdown type wall_clock yard_line
+            yardline yfd
+            """)
+
     case nfl
     case ncaafb
 
@@ -171,7 +181,7 @@ struct SportradarFootballGame {
     private static func team(_ node: DocumentNode, aliasKey: String) throws(ConvertError) -> Team {
         let nickname = try node["name"].string()
         let market = try node["market"].present?.string()
-        let name = String((market.map { $0 + " " + nickname } ?? nickname).prefix(64))
+        let name = (market.map { $0 + " " + nickname } ?? nickname).clipped(to: 64)
         let code = try node[aliasKey].present?.string() ?? TeamCode.derive(name)
         guard (1...8).contains(code.count), code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             throw node[aliasKey].failure("1-8 letters or digits expected, found \"\(code)\"")

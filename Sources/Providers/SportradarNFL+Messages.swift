@@ -203,7 +203,7 @@ struct SportradarFootballWriter {
             id, at,
             .pointsScored(
                 PointsScored(
-                    team: side, points: points, kind: kind, player: name.map { String($0.prefix(64)) },
+                    team: side, points: points, kind: kind, player: name.map { $0.clipped(to: 64) },
                     clockMs: clock(item, clockMs))))
         score = side == .home ? (score.home + points, score.away) : (score.home, score.away + points)
     }
@@ -238,7 +238,7 @@ struct SportradarFootballWriter {
                 matches = safety == 1
             }
             guard matches, let name = try statistic["player"]["name"].present?.string() else { continue }
-            return String(name.prefix(64))
+            return name.clipped(to: 64)
         }
         return nil
     }

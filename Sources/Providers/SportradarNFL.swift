@@ -14,6 +14,7 @@ public enum SportradarNFL: ProviderFormat {
     public static let sport = Sport.football
     public static let summary =
         "Sportradar NFL play-by-play (v7 /nfl/official/trial/v7/en/games/{id}/pbp.json, or v1 nfl-t1), one per game"
+    public static let reads = SportradarFootballLeague.reads
 
     /// A football play-by-play of either shape (``SportradarFootballShape``) whose two teams are NFL clubs.
     public static func detect(_ document: JSONValue) -> Bool {

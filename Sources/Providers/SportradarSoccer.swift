@@ -14,6 +14,14 @@ public enum SportradarSoccer: ProviderFormat {
     public static let summary =
         "Sportradar Soccer timeline (/soccer/trial/v4/en/sport_events/{id}/timeline.json, also v3), "
         + "optionally with the match's summary.json"
+    public static let reads = JSONMemberFilter(
+        words: """
+            abbreviation aggregate_away_score aggregate_home_score away away_score competitor competitors
+            cup_round_match_number cup_round_matches cup_round_number_of_sport_events
+            cup_round_sport_event_number default goal_scorer home home_score id match_clock match_time method
+            name outcome period period_scores period_type player players qualifier round scheduled sport_event
+            sport_event_context sport_event_status status stoppage_time team time timeline tournament_round type
+            """)
 
     /// A document with `sport_event.id` (`sr:…`), `sport_event.competitors` and a `timeline` array.
     public static func detect(_ document: JSONValue) -> Bool {
@@ -150,7 +158,7 @@ struct SportradarSoccerGame {
 
     /// A competitor: `abbreviation` (or a code derived from `name`) and `name`; no logo.
     private static func team(_ node: DocumentNode) throws(ConvertError) -> Team {
-        let name = String(try node["name"].string().prefix(64))
+        let name = try node["name"].string().clipped(to: 64)
         let code = try node["abbreviation"].present?.string() ?? TeamCode.derive(name)
         guard (1...8).contains(code.count), code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             throw node["abbreviation"].failure("1-8 letters or digits expected, found \"\(code)\"")
@@ -177,9 +185,9 @@ struct SportradarSoccerGame {
                 chosen = player
                 break
             }
-            return try chosen?["name"].present.map { name throws(ConvertError) in String(try name.string().prefix(64)) }
+            return try chosen?["name"].present.map { name throws(ConvertError) in try name.string().clipped(to: 64) }
         }
-        return try node[key]["name"].present.map { name throws(ConvertError) in String(try name.string().prefix(64)) }
+        return try node[key]["name"].present.map { name throws(ConvertError) in try name.string().clipped(to: 64) }
     }
 
     /// An event's match time in milliseconds (``SportradarSoccer/clockMs(matchTime:stoppage:matchClock:)``).

@@ -11,6 +11,11 @@ public enum StatsBomb: ProviderFormat {
     public static let sport = Sport.soccer
     public static let summary =
         "StatsBomb open data: data/events/{match_id}.json, optionally with data/matches/{competition}/{season}.json"
+    public static let reads = JSONMemberFilter(
+        words: """
+            away_team away_team_id bad_behaviour card competition_stage foul_committed home_team home_team_id id
+            index kick_off match_date match_id minute name outcome period player second shot team timestamp type
+            """)
 
     /// The break before period 2, 3, 4 and 5 in seconds (the half-time rule of the derived `at`).
     static let breaks = [2: 15 * 60, 3: 5 * 60, 4: 60, 5: 5 * 60]

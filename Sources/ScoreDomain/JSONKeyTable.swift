@@ -11,17 +11,32 @@ struct JSONKeyTable {
         var tail: UInt64
         var count: Int
         var key: String
+        /// Whether the parse's ``JSONMemberFilter`` keeps members of this name.
+        var kept: Bool
     }
 
     private static let slotBits = 8
     private var entries: [Entry] = []
+    /// The members kept (`nil`: all of them).
+    private let filter: JSONMemberFilter?
 
-    /// The `String` of `run` (ASCII without escapes: the caller checked) and its fingerprint.
-    mutating func key(_ run: UnsafeBufferPointer<UInt8>) -> (key: String, fingerprint: UInt64) {
+    init(filter: JSONMemberFilter?) {
+        self.filter = filter
+    }
+
+    /// Whether members named `key` are kept.
+    func keeps(_ key: String) -> Bool {
+        filter?.names.contains(key) ?? true
+    }
+
+    /// The `String` of `run` (ASCII without escapes: the caller checked), its fingerprint, and whether
+    /// the filter keeps members of that name (decided once per name, like the `String`).
+    mutating func key(_ run: UnsafeBufferPointer<UInt8>) -> (key: String, fingerprint: UInt64, kept: Bool) {
         let (head, tail) = Self.words(run)
         let fingerprint = Self.mix(head: head, tail: tail, count: run.count)
         if entries.isEmpty {
-            entries = Array(repeating: Entry(head: 0, tail: 0, count: -1, key: ""), count: 1 << Self.slotBits)
+            entries = Array(
+                repeating: Entry(head: 0, tail: 0, count: -1, key: "", kept: false), count: 1 << Self.slotBits)
         }
         let slot = Int(truncatingIfNeeded: fingerprint >> UInt64(64 - Self.slotBits))
         let entry = entries[slot]
@@ -29,20 +44,22 @@ struct JSONKeyTable {
         if entry.head == head, entry.tail == tail, entry.count == run.count,
             run.count <= 16 || entry.key.utf8.withContiguousStorageIfAvailable({ $0.elementsEqual(run) }) == true
         {
-            return (entry.key, fingerprint)
+            return (entry.key, fingerprint, entry.kept)
         }
         let key = String(decoding: run, as: UTF8.self)
-        entries[slot] = Entry(head: head, tail: tail, count: run.count, key: key)
-        return (key, fingerprint)
+        let kept = keeps(key)
+        entries[slot] = Entry(head: head, tail: tail, count: run.count, key: key, kept: kept)
+        return (key, fingerprint, kept)
     }
 
     /// The fingerprint of a key read otherwise (with escapes or non-ASCII bytes): equal keys have equal
     /// fingerprints, whichever way they were read.
     static func fingerprint(_ key: String) -> UInt64 {
-        Array(key.utf8).withUnsafeBufferPointer { run in
+        func of(_ run: UnsafeBufferPointer<UInt8>) -> UInt64 {
             let (head, tail) = words(run)
             return mix(head: head, tail: tail, count: run.count)
         }
+        return key.utf8.withContiguousStorageIfAvailable(of) ?? Array(key.utf8).withUnsafeBufferPointer(of)
     }
 
     /// The first and last eight bytes of `run`; all of them in `head` when it is shorter.

@@ -17,16 +17,16 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
 struct JSONParser {
     static let maxDepth = 32
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var position = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
     /// The elements of the arrays being parsed, innermost last: an array is built once, at its `]`,
     /// with exactly its count (no growth by doubling, no spare capacity kept in the tree).
     private var elements: [JSONValue] = []
     /// The members of the objects being parsed (with each key's column), innermost last: an object's
     /// values are one array built at its `}`, at its final size.
     private var members: [Member] = []
-    /// The keys read so far (see ``parseKey()``).
-    private var keys = JSONKeyTable()
+    /// The keys read so far (see ``parseKey()``), and which of them the filter keeps.
+    private var keys: JSONKeyTable
     /// The objects' shapes made so far (see ``takeMembers(from:)``).
     private var shapes = JSONShapeTable()
 
@@ -39,13 +39,18 @@ struct JSONParser {
         var fingerprint: UInt64
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, filter: JSONMemberFilter?) {
         self.bytes = bytes
+        keys = JSONKeyTable(filter: filter)
     }
 
-    /// Parses exactly one JSON value, surrounded by optional whitespace.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
+    /// Parses exactly one JSON value, surrounded by optional whitespace, keeping only the members
+    /// `filter` names (all of them when it is `nil`; the others are checked and skipped, see
+    /// ``skipValue(depth:)``).
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, keeping filter: JSONMemberFilter? = nil)
+        throws(JSONSyntaxError) -> JSONValue
+    {
+        var parser = JSONParser(bytes: bytes, filter: filter)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -97,20 +102,24 @@ struct JSONParser {
                 throw error("expected a string key but found \(describeCurrent())")
             }
             let keyColumn = position + 1
-            let (key, fingerprint) = try parseKey()
+            let (key, fingerprint, kept) = try parseKey()
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else { throw error("expected ':' but found \(describeCurrent())") }
             position += 1
             skipWhitespace()
-            let value = try parseValue(depth: depth)
-            members.append(Member(key: key, value: value, column: keyColumn, fingerprint: fingerprint))
+            if kept {
+                let value = try parseValue(depth: depth)
+                members.append(Member(key: key, value: value, column: keyColumn, fingerprint: fingerprint))
+            } else {
+                try skipValue(depth: depth)
+            }
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","):
                 position += 1
             case UInt8(ascii: "}"):
                 position += 1
-                return .object(try takeMembers(from: start))
+                return .object(members.count == start ? [:] : try takeMembers(from: start))
             default:
                 throw error("expected ',' or '}' but found \(describeCurrent())")
             }
@@ -130,7 +139,8 @@ struct JSONParser {
             shape = known  // its keys are distinct
         } else {
             try checkDistinct(from: start)
-            shape = JSONObjectShape(keys: members[start...].map(\.key))
+            shape = JSONObjectShape(
+                keys: members[start...].map(\.key), fingerprints: members[start...].map(\.fingerprint))
             shapes.remember(shape, fingerprint)
         }
         var values: [JSONValue] = []
@@ -202,6 +212,28 @@ struct JSONParser {
 
     private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
         let start = position
+        let isInteger = try scanNumber()
+        // Up to 18 digits always fit in Int: read them directly, without a text.
+        let negative = bytes[start] == UInt8(ascii: "-")
+        if isInteger, position - start - (negative ? 1 : 0) <= 18 {
+            var magnitude = 0
+            for index in (negative ? start + 1 : start)..<position {
+                magnitude = magnitude &* 10 &+ Int(bytes[index] &- UInt8(ascii: "0"))
+            }
+            return .int(negative ? -magnitude : magnitude)
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        if isInteger, let value = Int(text) {
+            return .int(value)
+        }
+        guard let value = Double(text), value.isFinite else {
+            throw JSONSyntaxError(message: "number \(text) is out of range", column: start + 1)
+        }
+        return .double(value)
+    }
+
+    /// Moves past a number, checking its grammar; whether it is an integer (no fraction, no exponent).
+    mutating func scanNumber() throws(JSONSyntaxError) -> Bool {
         var isInteger = true
         if peek() == UInt8(ascii: "-") { position += 1 }
         guard let first = peek(), isDigit(first) else { throw error("expected a digit but found \(describeCurrent())") }
@@ -224,23 +256,7 @@ struct JSONParser {
             guard let next = peek(), isDigit(next) else { throw error("expected a digit in the exponent") }
             skipDigits()
         }
-        // Up to 18 digits always fit in Int: read them directly, without a text.
-        let negative = bytes[start] == UInt8(ascii: "-")
-        if isInteger, position - start - (negative ? 1 : 0) <= 18 {
-            var magnitude = 0
-            for index in (negative ? start + 1 : start)..<position {
-                magnitude = magnitude &* 10 &+ Int(bytes[index] &- UInt8(ascii: "0"))
-            }
-            return .int(negative ? -magnitude : magnitude)
-        }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-        if isInteger, let value = Int(text) {
-            return .int(value)
-        }
-        guard let value = Double(text), value.isFinite else {
-            throw JSONSyntaxError(message: "number \(text) is out of range", column: start + 1)
-        }
-        return .double(value)
+        return isInteger
     }
 
     private mutating func skipDigits() {
@@ -289,9 +305,10 @@ struct JSONParser {
         }
     }
 
-    /// A member's key, as ``parseString()`` reads it, and its fingerprint (``JSONKeyTable``): a key of
-    /// ASCII bytes without escapes is made into a `String` once per document (see ``keys``).
-    private mutating func parseKey() throws(JSONSyntaxError) -> (key: String, fingerprint: UInt64) {
+    /// A member's key, as ``parseString()`` reads it, its fingerprint (``JSONKeyTable``) and whether the
+    /// filter keeps it: a key of ASCII bytes without escapes is made into a `String` once per document
+    /// (see ``keys``).
+    private mutating func parseKey() throws(JSONSyntaxError) -> (key: String, fingerprint: UInt64, kept: Bool) {
         let start = position + 1
         position = start
         var bits: UInt8 = 0
@@ -299,7 +316,7 @@ struct JSONParser {
         guard bits < 0x80, position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
             position = start - 1
             let key = try parseString()
-            return (key, JSONKeyTable.fingerprint(key))
+            return (key, JSONKeyTable.fingerprint(key), keys.keeps(key))
         }
         let run = UnsafeBufferPointer(rebasing: bytes[start..<position])
         position += 1
@@ -308,7 +325,7 @@ struct JSONParser {
 
     /// Moves ``position`` to the next `"`, `\` or control character (or the end), or'ing the bytes it
     /// passes into `bits`: eight bytes at a time while none of them is one of those or non-ASCII.
-    private mutating func scanRun(_ bits: inout UInt8) {
+    mutating func scanRun(_ bits: inout UInt8) {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         if let base = bytes.baseAddress {
@@ -356,7 +373,7 @@ struct JSONParser {
     }
 
     /// Parses the `XXXX` after `\u`, combining a surrogate pair written as two escapes.
-    private mutating func parseUnicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
+    mutating func parseUnicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
         let escapeColumn = position - 1
         let high = try parseHex4()
         if (0xD800...0xDBFF).contains(high) {
@@ -397,7 +414,7 @@ struct JSONParser {
         }
     }
 
-    private func hex4(_ value: UInt32) -> String {
+    func hex4(_ value: UInt32) -> String {
         let hex = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
@@ -419,7 +436,7 @@ struct JSONParser {
 
     // MARK: - Helpers
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
         let start = position
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
         for byte in expected {
@@ -430,7 +447,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while let byte = peek(),
             byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
                 || byte == UInt8(ascii: "\r")
@@ -439,17 +456,17 @@ struct JSONParser {
         }
     }
 
-    private func peek(offset: Int = 0) -> UInt8? {
+    func peek(offset: Int = 0) -> UInt8? {
         let index = position + offset
         return index < bytes.count ? bytes[index] : nil
     }
 
-    private func error(_ message: String) -> JSONSyntaxError {
+    func error(_ message: String) -> JSONSyntaxError {
         JSONSyntaxError(message: message, column: position + 1)
     }
 
     /// A short description of the byte at the current position, for error messages.
-    private func describeCurrent() -> String {
+    func describeCurrent() -> String {
         guard let byte = peek() else { return "end of input" }
         if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         return "byte 0x\(String(byte, radix: 16, uppercase: true))"

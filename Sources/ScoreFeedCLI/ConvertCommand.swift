@@ -84,14 +84,15 @@ struct ConvertCommand: AsyncParsableCommand {
     }
 
     /// Reads and converts the documents; `format` is `auto` or a format's name. Each file is parsed
-    /// in place and its bytes released before the next is read (ProviderDocuments), so the peak is
-    /// about the documents' trees.
+    /// in place, keeping only the members the format reads, and its bytes released before the next is
+    /// read (ProviderDocuments), so the peak is about the documents' trees.
     static func convert(_ files: [String], format: String) throws -> [FeedMessage] {
         let named = ProviderFormats.named(format)
         var documents: [JSONValue] = []
         for (index, file) in files.enumerated() {
             do throws(ProviderDocuments.ReadError) {
-                documents.append(try ProviderDocuments.parse(contentsOf: file))
+                documents.append(
+                    try ProviderDocuments.parse(contentsOf: file, keeping: ProviderFormats.reads(named)))
             } catch .unreadable(let reason) {
                 throw CLIError("\(file): cannot read the file: \(reason)")
             } catch .syntax(let error) {

@@ -509,12 +509,38 @@ struct NBALiveTests {
     static let wrongFields: [(String, JSONValue, String)] = [
         ("clock", .string("4:32"), "clock"),
         ("clock", .null, "clock"),
+        ("clock", .string("PT04M60.00S"), "clock"),
+        ("clock", .string("PT04M"), "clock"),
+        ("clock", .string("PTM32.00S"), "clock"),
+        ("clock", .string("PT04M32.S"), "clock"),
+        ("clock", .string("PT04M32.00SX"), "clock"),
+        ("clock", .string("04M32.00S"), "clock"),
         ("timeActual", .string("yesterday"), "timeActual"),
         ("period", .int(0), "period"),
         ("actionNumber", .string("7"), "actionNumber"),
         ("scoreHome", .string("x"), "scoreHome"),
         ("teamId", .int(42), "teamId"),
     ]
+
+    @Test("clocks: minutes, seconds and up to nine decimals, rounded to the millisecond", arguments: NBALiveGame.all)
+    func clocks(_ game: NBALiveGame) throws {
+        let documents = try game.documents()
+        let index = try Self.target(documents[0])
+        let cases: [(String, Int)] = [
+            ("PT04M32.00S", 272_000), ("PT4M5.5S", 245_500), ("PT01M02.1234S", 62_123), ("PT00M00.0005S", 1),
+            ("PT00M00.0004999S", 0), ("PT12M00S", 720_000), ("PT00M59.999S", 59_999),
+        ]
+        for (clock, ms) in cases {
+            let edited = withActions(documents[0]) { actions in
+                actions.enumerated().map {
+                    $0.offset == index ? edit($0.element, ["clock": .string(clock)]) : $0.element
+                }
+            }
+            let messages = try NBALive.convert([edited] + documents.dropFirst())
+            let scored = messages.compactMap { if case .pointsScored(let points) = $0.event { points } else { nil } }
+            #expect(scored.contains { $0.clockMs == ms }, "\(clock)")
+        }
+    }
 
     @Test("a truncated or wrong document names the format and the field", arguments: NBALiveGame.all)
     func wrongAction(_ game: NBALiveGame) throws {
