@@ -29,7 +29,7 @@ extension NBALive {
         /// the actions that become messages (byte by byte: CharacterSet.contains was a fifth of a
         /// conversion).
         var stamp: String? {
-            edited.map { String(decoding: $0.utf8.filter { NBALive.isASCIIAlphanumeric($0) }, as: UTF8.self) }
+            edited.map { String(decoding: $0.utf8.filter(UInt8.isASCIIAlphanumeric), as: UTF8.self) }
         }
         /// Whether `at` is derived by a rule rather than stated by a wall-clock field (nba-stats-v3's plays).
         var derived = false
@@ -171,11 +171,6 @@ extension NBALive {
         case .int(let number) where number >= 0: return number
         default: throw fail("\(path()).\(key)", "expected a score")
         }
-    }
-
-    static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-            || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
     }
 
     static func action(_ value: JSONValue, index: Int) throws(ConvertError) -> Action {

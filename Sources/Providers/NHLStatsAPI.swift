@@ -103,7 +103,7 @@ struct NHLStatsAPIWriter {
     private func team(_ node: DocumentNode) throws(ConvertError) -> Team {
         let codeNode = node["abbreviation"].present ?? node["triCode"]
         let code = try codeNode.string()
-        guard (1...8).contains(code.count), code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+        guard code.isTeamCode else {
             throw codeNode.failure("1-8 letters or digits expected, found \"\(code)\"")
         }
         return Team(code: code, name: try node["name"].string().clipped(to: 64), logo: "")

@@ -149,7 +149,7 @@ struct NHLWebGame {
     /// A team: `abbrev`, the place and the common name (`"Seattle"` `"Kraken"`), the light logo.
     private static func team(_ node: DocumentNode) throws(ConvertError) -> (Team, Int) {
         let code = try node["abbrev"].string()
-        guard (1...8).contains(code.count), code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+        guard code.isTeamCode else {
             throw node["abbrev"].failure("1-8 letters or digits expected, found \"\(code)\"")
         }
         let common = try (node["commonName"].present ?? node["name"]).text()

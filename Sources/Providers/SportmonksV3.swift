@@ -224,7 +224,7 @@ struct SportmonksV3Fixture {
     static func team(_ node: DocumentNode) throws(ConvertError) -> Team {
         let name = try node["name"].string().clipped(to: 64)
         let code = try node["short_code"].present?.string() ?? TeamCode.derive(name)
-        guard (1...8).contains(code.count), code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+        guard code.isTeamCode else {
             throw node["short_code"].failure("1-8 letters or digits expected, found \"\(code)\"")
         }
         return Team(code: code, name: name, logo: try node["image_path"].present?.string() ?? "")

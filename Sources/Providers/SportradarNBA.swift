@@ -107,7 +107,7 @@ struct SportradarNBAGame {
     init(_ root: DocumentNode) throws(ConvertError) {
         uuid = try root["id"].string()
         guard (1...57).contains(uuid.count),
-            uuid.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+            uuid.isASCIIAlphanumeric(or: UInt8(ascii: "-"))
         else { throw root["id"].failure("1-57 letters, digits or '-' expected, found \"\(uuid)\"") }
         gameId = "sr-nba-" + uuid
         startsAt = try root["scheduled"].instant()
@@ -149,7 +149,7 @@ struct SportradarNBAGame {
         let market = try node["market"].present?.string()
         let name = (market.map { $0 + " " + nickname } ?? nickname).clipped(to: 64)
         let code = try node["alias"].present?.string() ?? TeamCode.derive(name)
-        guard (1...8).contains(code.count), code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+        guard code.isTeamCode else {
             throw node["alias"].failure("1-8 letters or digits expected, found \"\(code)\"")
         }
         return Team(code: code, name: name, logo: "")

@@ -102,7 +102,7 @@ struct SportradarFootballGame {
         uuid = try root["id"].string()
         let longest = 64 - league.gameIdPrefix.count
         guard (1...longest).contains(uuid.count),
-            uuid.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+            uuid.isASCIIAlphanumeric(or: UInt8(ascii: "-"))
         else { throw root["id"].failure("1-\(longest) letters, digits or '-' expected, found \"\(uuid)\"") }
         gameId = league.gameIdPrefix + uuid
         startsAt = try root["scheduled"].instant()
@@ -183,7 +183,7 @@ struct SportradarFootballGame {
         let market = try node["market"].present?.string()
         let name = (market.map { $0 + " " + nickname } ?? nickname).clipped(to: 64)
         let code = try node[aliasKey].present?.string() ?? TeamCode.derive(name)
-        guard (1...8).contains(code.count), code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+        guard code.isTeamCode else {
             throw node[aliasKey].failure("1-8 letters or digits expected, found \"\(code)\"")
         }
         return Team(code: code, name: name, logo: "")

@@ -58,6 +58,7 @@ struct SportradarSoccerWriter {
             "scheduled", game.startsAt,
             .gameScheduled(home: game.home, away: game.away, startsAt: game.startsAt, setup: game.setup))
         let times = try times()
+        let nextStated = try nextStatedScores()
         var last = game.startsAt
         for (index, (node, time)) in zip(game.events, times).enumerated() {
             let at = time.at
@@ -76,7 +77,7 @@ struct SportradarSoccerWriter {
             case "break_start", "period_score":
                 if started && !periodEnded && period != game.shootoutPeriod { endPeriod(id, at) }
             case "score_change":
-                try scoreChange(node, id: id, at: at, next: try nextStatedScore(after: index))
+                try scoreChange(node, id: id, at: at, next: nextStated[index])
             case "penalty_shootout":
                 try shootoutKick(node, id: id, at: at)
             case "match_ended":
@@ -148,14 +149,19 @@ struct SportradarSoccerWriter {
         }
     }
 
-    /// The running score the first event after `index` that is not a `score_change` states (v4 writes
-    /// `home_score`/`away_score` on every event), if any.
-    private func nextStatedScore(after index: Int) throws(ConvertError) -> (home: Int, away: Int)? {
-        for node in game.events[(index + 1)...] where try node["type"].string() != "score_change" {
-            guard let home = try node["home_score"].present?.int() else { continue }
-            return (home, try node["away_score"].int())
+    /// For each event, the running score the first event after it that is not a `score_change` states
+    /// (v4 writes `home_score`/`away_score` on every event), if any: one pass from the end.
+    private func nextStatedScores() throws(ConvertError) -> [(home: Int, away: Int)?] {
+        var next: [(home: Int, away: Int)?] = Array(repeating: nil, count: game.events.count)
+        var stated: (home: Int, away: Int)?
+        for index in game.events.indices.reversed() {
+            next[index] = stated
+            let node = game.events[index]
+            if try node["type"].string() != "score_change", let home = try node["home_score"].present?.int() {
+                stated = (home, try node["away_score"].int())
+            }
         }
-        return nil
+        return next
     }
 
     /// `score_change`: the goal its stated running score adds, the goals a fall of it takes back, or a

@@ -160,7 +160,7 @@ struct SportradarSoccerGame {
     private static func team(_ node: DocumentNode) throws(ConvertError) -> Team {
         let name = try node["name"].string().clipped(to: 64)
         let code = try node["abbreviation"].present?.string() ?? TeamCode.derive(name)
-        guard (1...8).contains(code.count), code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+        guard code.isTeamCode else {
             throw node["abbreviation"].failure("1-8 letters or digits expected, found \"\(code)\"")
         }
         return Team(code: code, name: name, logo: "")
