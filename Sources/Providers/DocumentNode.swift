@@ -5,50 +5,43 @@ import ScoreDomain
 /// mistyped field becomes a ``ConvertError`` naming the format and the field (`plays[12].details.homeScore`).
 struct DocumentNode {
     let value: JSONValue?
-    let format: String
-    /// Where the value was read. The path becomes text only when it is asked for (an error); a
+    /// Where the value was read: a location object and, for a member not yet made one, its own step
+    /// (its location is `base` + `step`); the root's location holds the format's name, so a node is one
+    /// value, one reference and a step. The path becomes text only when it is asked for (an error); a
     /// location object is made only for a node whose members are read (building the path text was a
     /// third of converting an NHL document), and an array's elements get theirs when the array is read,
     /// so the many fields read of one play share it rather than each making it again.
-    private let origin: Origin
+    private let base: DocumentLocation
+    private let step: DocumentLocation.Step?
 
-    private enum Origin {
-        /// The root, with the path it was given (or none).
-        case root(String)
-        /// The node's own location, made already.
-        case located(DocumentLocation)
-        /// Its parent's location (nil: the root without a path) and its own step, not yet made one.
-        case pending(parent: DocumentLocation?, step: DocumentLocation.Step)
-    }
+    /// The format's name, for errors.
+    var format: String { base.format }
 
     /// The field's path, such as `plays[12].details.homeScore`.
-    var path: String { location?.text ?? "" }
+    var path: String { location.text }
 
-    private var location: DocumentLocation? {
-        switch origin {
-        case .root(let path): path.isEmpty ? nil : DocumentLocation(parent: nil, step: .text(path))
-        case .located(let location): location
-        case .pending(let parent, let step): DocumentLocation(parent: parent, step: step)
-        }
+    private var location: DocumentLocation {
+        guard let step else { return base }
+        return DocumentLocation(parent: base, step: step)
     }
 
     init(_ value: JSONValue?, path: String = "", format: String) {
         self.value = value
-        self.format = format
-        origin = .root(path)
+        base = DocumentLocation(parent: nil, step: .root(format: format, path: path))
+        step = nil
     }
 
-    private init(_ value: JSONValue?, origin: Origin, format: String) {
+    private init(_ value: JSONValue?, base: DocumentLocation, step: DocumentLocation.Step?) {
         self.value = value
-        self.format = format
-        self.origin = origin
+        self.base = base
+        self.step = step
     }
 
     /// The member `key` (missing when this is not an object or has no such member).
     subscript(key: String) -> DocumentNode {
         var member: JSONValue?
         if case .object(let members)? = value { member = members[key] }
-        return DocumentNode(member, origin: .pending(parent: location, step: .key(key)), format: format)
+        return DocumentNode(member, base: location, step: .key(key))
     }
 
     /// Whether the field is absent or `null`.
@@ -83,7 +76,7 @@ struct DocumentNode {
         guard case .array(let items)? = value else { throw mistyped("an array") }
         let location = location
         return items.enumerated().map {
-            DocumentNode($1, origin: .located(DocumentLocation(parent: location, step: .index($0))), format: format)
+            DocumentNode($1, base: DocumentLocation(parent: location, step: .index($0)), step: nil)
         }
     }
 
@@ -120,8 +113,8 @@ struct DocumentNode {
 /// A step of a ``DocumentNode``'s path and the steps before it.
 private final class DocumentLocation: Sendable {
     enum Step: Sendable {
-        /// A path given whole (the root's).
-        case text(String)
+        /// The document: its format's name and the path it is given (often none).
+        case root(format: String, path: String)
         /// An object's member: `.key` (or `key` first).
         case key(String)
         /// An array's element: `[index]`.
@@ -136,6 +129,14 @@ private final class DocumentLocation: Sendable {
         self.step = step
     }
 
+    /// The format's name, from the root.
+    var format: String {
+        var root = self
+        while let parent = root.parent { root = parent }
+        if case .root(let format, _) = root.step { return format }
+        return ""
+    }
+
     /// The path's text: a member after a non-empty path as `.key`, an element as `[index]`.
     var text: String {
         var steps: [Step] = []
@@ -147,7 +148,7 @@ private final class DocumentLocation: Sendable {
         var text = ""
         for step in steps.reversed() {
             switch step {
-            case .text(let whole): text = whole
+            case .root(_, let path): text = path
             case .key(let key): text = text.isEmpty ? key : text + "." + key
             case .index(let index): text += "[\(index)]"
             }

@@ -18,16 +18,18 @@ struct SportradarFootballWriter {
     private var score = (home: 0, away: 0)
     private var situation: Situation?
 
+    /// `<format>-<uuid>-`, the start of every message id.
+    private let idPrefix: String
+
     init(game: SportradarFootballGame) {
         self.game = game
         last = game.startsAt
+        idPrefix = "\(game.league.format)-\(game.uuid)-"
     }
 
     private mutating func emit(_ suffix: String, _ at: Date, _ event: ScoreEvent) {
         out.append(
-            FeedMessage(
-                id: "\(game.league.format)-\(game.uuid)-\(suffix)", gameId: game.gameId, at: at, event: event,
-                atDerived: lastDerived))
+            FeedMessage(id: idPrefix + suffix, gameId: game.gameId, at: at, event: event, atDerived: lastDerived))
     }
 
     mutating func messages() throws(ConvertError) -> [FeedMessage] {
@@ -109,27 +111,9 @@ struct SportradarFootballWriter {
         var scored = false
         if let homePoints = try node["home_points"].present?.int() {
             let awayPoints = try node["away_points"].int()
-            let rises = [(Side.home, homePoints - score.home), (Side.away, awayPoints - score.away)]
-            let kinds = rises.map { side, points in
-                SportradarNFL.kind(points: points, playType: playType, byOffense: offense.map { $0 == side } ?? true)
-            }
-            if rises.allSatisfy({ $0.1 == 0 }) {
-                // No points.
-            } else if let index = rises.indices.first(where: { rises[$0].1 != 0 }),
-                rises[1 - index].1 == 0, let kind = kinds[index]
-            {
-                let side = rises[index].0
-                let player = try player(node, kind)
-                emit(
-                    id, at,
-                    .pointsScored(
-                        PointsScored(
-                            team: side, points: kind.points, kind: kind, player: player, clockMs: clock(item, clockMs)))
-                )
-                scored = true
-            } else {
-                // A change no one scoring play makes: the stated score, as a correction.
-                emit(id + "-corrected", at, .scoreCorrected(homeScore: homePoints, awayScore: awayPoints))
+            if (homePoints, awayPoints) != score {
+                scored = try stated(
+                    (homePoints, awayPoints), play: (item, id, playType, offense), clockMs: clockMs, at: at)
             }
             score = (homePoints, awayPoints)
         }
@@ -148,11 +132,41 @@ struct SportradarFootballWriter {
             }
         }
         // A turnover: a run or a pass after which the other side has the ball, without a score.
-        let turnover = ["pass", "rush"].contains(playType) && !scored && offense != nil && offense != possession
+        let turnover = (playType == "pass" || playType == "rush") && !scored && offense != nil && offense != possession
         guard next != situation || turnover else { return }
         situation = next
         let endClock = try end["clock"].present?.clock()
         emit(id + "-situation", at, .situationChanged(next, turnover: turnover, clockMs: clock(item, endClock)))
+    }
+
+    /// A play's stated running score that differs from the one so far: one side's rise that a scoring
+    /// play makes becomes its points, anything else a correction. Whether it was a scoring play.
+    private mutating func stated(
+        _ points: (home: Int, away: Int),
+        play: (item: SportradarFootballItem, id: String, type: String, offense: Side?),
+        clockMs: Int?, at: Date
+    ) throws(ConvertError) -> Bool {
+        let (homePoints, awayPoints) = points
+        let (item, id, playType, offense) = play
+        let rises = [(Side.home, homePoints - score.home), (Side.away, awayPoints - score.away)]
+        let kinds = rises.map { side, points in
+            SportradarNFL.kind(points: points, playType: playType, byOffense: offense.map { $0 == side } ?? true)
+        }
+        if let index = rises.indices.first(where: { rises[$0].1 != 0 }), rises[1 - index].1 == 0,
+            let kind = kinds[index]
+        {
+            let side = rises[index].0
+            let player = try player(item.node, kind)
+            emit(
+                id, at,
+                .pointsScored(
+                    PointsScored(
+                        team: side, points: kind.points, kind: kind, player: player, clockMs: clock(item, clockMs))))
+            return true
+        }
+        // A change no one scoring play makes: the stated score, as a correction.
+        emit(id + "-corrected", at, .scoreCorrected(homeScore: homePoints, awayScore: awayPoints))
+        return false
     }
 
     /// An older-shape play: the situation at its snap (`side`, `yard_line`, `down`, `yfd` with the drive's
@@ -166,7 +180,7 @@ struct SportradarFootballWriter {
             try SportradarFootballGame.clock(node)
         }
         let offense = try item.driveTeam.map { node throws(ConvertError) in try game.side(code: node) }
-        if let offense, ["rush", "pass", "punt", "fieldgoal"].contains(playType),
+        if let offense, ["rush", "pass", "punt", "fieldgoal"].contains(where: { $0 == playType }),
             let down = try node["down"].present?.int(), (1...4).contains(down),
             let distance = try node["yfd"].present?.int(), (1...99).contains(distance)
         {

@@ -20,15 +20,16 @@ struct SportradarSoccerWriter {
     /// after the last event, or a `game.scheduled` at the first event's time (no `scheduled`).
     private var derived = false
 
+    /// `sportradar-soccer-<game id>-`, the start of every message id.
+    private let idPrefix: String
+
     init(game: SportradarSoccerGame) {
         self.game = game
+        idPrefix = "\(SportradarSoccer.name)-\(game.gameId)-"
     }
 
     private mutating func emit(_ suffix: String, _ at: Date, _ event: ScoreEvent) {
-        out.append(
-            FeedMessage(
-                id: "\(SportradarSoccer.name)-\(game.gameId)-\(suffix)", gameId: game.gameId, at: at, event: event,
-                atDerived: derived))
+        out.append(FeedMessage(id: idPrefix + suffix, gameId: game.gameId, at: at, event: event, atDerived: derived))
     }
 
     /// Each event's `at`: its `time`, but never after a later event's (an event entered late, such as

@@ -174,6 +174,11 @@ final class JSONObjectShape: @unchecked Sendable {
     /// The key's position, or `nil` when the shape has no such key.
     func position(of key: String) -> Int? {
         if let index { return index[key] }
+        if keys.count <= 8 {
+            // Lengths first: inlined, where a comparison of two different texts is a call.
+            let length = key.utf8.count
+            return keys.firstIndex { $0.utf8.count == length && $0 == key }
+        }
         let fingerprint = JSONKeyTable.fingerprint(key)
         for position in fingerprints.indices where fingerprints[position] == fingerprint && keys[position] == key {
             return position
