@@ -2,7 +2,11 @@
 /// same dozen) is made into a `String` once: later occurrences are a comparison of two words and a
 /// copy of the first one's `String` (for a key of 16 bytes or more, one heap text shared by all).
 ///
-/// Direct-mapped by the key's fingerprint: a key that lands on a slot taken by another replaces it.
+/// Open addressing by the key's fingerprint, a few slots probed; when they are all taken by other keys,
+/// the first is replaced. A document has up to a few hundred distinct keys: 1,024 slots for a large one
+/// (a direct-mapped table of 256 had two keys of a play on one slot, each evicting the other, so a
+/// third of the keys were made into a `String` again), 64 for a small one (filling more costs more than
+/// it saves).
 struct JSONKeyTable {
     private struct Entry {
         /// The key's first eight bytes (all of them, packed, when it is shorter).
@@ -15,13 +19,15 @@ struct JSONKeyTable {
         var kept: Bool
     }
 
-    private static let slotBits = 8
+    private let slotBits: Int
+    private static let probes = 4
     private var entries: [Entry] = []
     /// The members kept (`nil`: all of them).
     private let filter: JSONMemberFilter?
 
-    init(filter: JSONMemberFilter?) {
+    init(filter: JSONMemberFilter?, documentSize: Int) {
         self.filter = filter
+        slotBits = documentSize < 16_384 ? 6 : 10
     }
 
     /// Whether members named `key` are kept.
@@ -35,17 +41,28 @@ struct JSONKeyTable {
         let (head, tail) = Self.words(run)
         let fingerprint = Self.mix(head: head, tail: tail, count: run.count)
         if entries.isEmpty {
-            entries = Array(
-                repeating: Entry(head: 0, tail: 0, count: -1, key: "", kept: false), count: 1 << Self.slotBits)
+            entries = Array(repeating: Entry(head: 0, tail: 0, count: -1, key: "", kept: false), count: 1 << slotBits)
         }
-        let slot = Int(truncatingIfNeeded: fingerprint >> UInt64(64 - Self.slotBits))
-        let entry = entries[slot]
-        // Head, tail and count are the whole key up to 16 bytes; a longer one is compared in full.
-        if entry.head == head, entry.tail == tail, entry.count == run.count,
-            run.count <= 16 || entry.key.utf8.withContiguousStorageIfAvailable({ $0.elementsEqual(run) }) == true
-        {
-            return (entry.key, fingerprint, entry.kept)
+        let mask = (1 << slotBits) - 1
+        let home = Int(truncatingIfNeeded: fingerprint >> UInt64(64 - slotBits))
+        var slot = home
+        let found: Int? = entries.withUnsafeBufferPointer { table in
+            // Fields read in place: a copy of an entry would retain and release its `String`.
+            for probe in 0..<Self.probes {
+                slot = (home + probe) & mask
+                if table[slot].count < 0 { return nil }  // empty: the key is new
+                // Head, tail and count are the whole key up to 16 bytes; a longer one is compared in full.
+                if table[slot].head == head, table[slot].tail == tail, table[slot].count == run.count,
+                    run.count <= 16
+                        || table[slot].key.utf8.withContiguousStorageIfAvailable({ $0.elementsEqual(run) }) == true
+                {
+                    return slot
+                }
+            }
+            slot = home  // all taken: replace the first
+            return nil
         }
+        if let found { return (entries[found].key, fingerprint, entries[found].kept) }
         let key = String(decoding: run, as: UTF8.self)
         let kept = keeps(key)
         entries[slot] = Entry(head: head, tail: tail, count: run.count, key: key, kept: kept)

@@ -41,7 +41,7 @@ struct JSONParser {
 
     private init(bytes: UnsafeBufferPointer<UInt8>, filter: JSONMemberFilter?) {
         self.bytes = bytes
-        keys = JSONKeyTable(filter: filter)
+        keys = JSONKeyTable(filter: filter, documentSize: bytes.count)
     }
 
     /// Parses exactly one JSON value, surrounded by optional whitespace, keeping only the members

@@ -39,14 +39,18 @@ enum RFC3339 {
     private static let referenceOffsetMilliseconds: Int64 = 978_307_200_000
 
     static func parse(_ text: String) throws(RFC3339Error) -> Date {
-        var utf8 = Array(text.utf8)
-        return try utf8.withUnsafeMutableBufferPointer { (buffer) throws(RFC3339Error) -> Date in
-            try parse(UnsafeBufferPointer(buffer))
+        // The text's own bytes when it has them contiguous (a native string, small ones included).
+        let result = text.utf8.withContiguousStorageIfAvailable { bytes in
+            Result { () throws(RFC3339Error) -> Date in try parse(bytes) }
+        }
+        if let result { return try result.get() }
+        return try Array(text.utf8).withUnsafeBufferPointer { (bytes) throws(RFC3339Error) -> Date in
+            try parse(bytes)
         }
     }
 
     private static func parse(_ b: UnsafeBufferPointer<UInt8>) throws(RFC3339Error) -> Date {
-        let shapeError = RFC3339Error(reason: "expected \(shape)")
+        var shapeError: RFC3339Error { RFC3339Error(reason: "expected \(shape)") }
         // Fixed part: YYYY-MM-DDThh:mm:ss is 19 bytes.
         guard b.count >= 20,
             b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),

@@ -58,4 +58,24 @@ struct JSONParserStringTests {
             try Self.parse(#"{"homeTeamDefendingSide":1,"homeTeamDefendingSide":2}"#)
         }
     }
+
+    @Test("thousands of distinct keys, in a small and a large document: each read back as written")
+    func manyKeys() throws {
+        for count in [40, 3_000] {  // a table of 64 slots, then one of 1,024 probed full and replaced
+            let names = (0..<count).map { "key\($0)" + String(repeating: "x", count: $0 % 20) }
+            let object = names.enumerated().map { "\"\($1)\":\($0)" }.joined(separator: ",")
+            let text =
+                "[{\(object)},{\(object)},{\(names.reversed().enumerated().map { "\"\($1)\":\($0)" }.joined(separator: ","))}]"
+            guard case .array(let objects) = try Self.parse(text), objects.count == 3 else {
+                Issue.record("not three objects")
+                continue
+            }
+            for (position, name) in names.enumerated() {
+                guard case .object(let first) = objects[0], case .object(let last) = objects[2] else { continue }
+                #expect(first[name] == .int(position))
+                #expect(last[name] == .int(count - 1 - position))
+            }
+            #expect(objects[0] == objects[1])
+        }
+    }
 }
