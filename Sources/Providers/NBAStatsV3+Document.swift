@@ -88,12 +88,8 @@ extension NBAStatsV3 {
                     case .array(let rows) = NBALive.optional(set, "rowSet")
                 else { throw fail("resultSets.\(name)", "no headers or rowSet") }
                 let keys = headers.map { if case .string(let key) = $0 { key } else { "" } }
-                return rows.map { row in
-                    guard case .array(let values) = row else { return [:] }
-                    var object = JSONObject()
-                    for (key, value) in zip(keys, values) where object[key] == nil { object[key] = value }
-                    return object
-                }
+                return JSONObject.table(
+                    keys: keys, rows: rows.map { if case .array(let values) = $0 { values } else { [] } })
             }
             throw fail("resultSets", "no \(name)")
         }
@@ -152,11 +148,12 @@ extension NBAStatsV3 {
         var actions: [NBALive.Action] = []
         for entry in indexed {
             var path: String { "game.actions[\(entry.index)]" }
-            let value = entry.value
+            // The action's fields read from one object, not taken out of the value again for each.
+            guard case .object(let value) = entry.value else { throw NBALive.fail(path, "expected an object") }
             let period = try NBALive.int(value, "period", path)
             guard (1...99).contains(period) else { throw NBALive.fail("\(path).period", "not a period: \(period)") }
             let clock = try NBALive.clockMs(try NBALive.string(value, "clock", path), "\(path).clock")
-            let description = (try? NBALive.string(value, "description", path)) ?? ""
+            var description: String { (try? NBALive.string(value, "description", path)) ?? "" }
             var type = try NBALive.string(value, "actionType", path)
             var subType = ""
             if case .string(let text) = NBALive.optional(value, "subType") { subType = text }

@@ -73,7 +73,7 @@ struct NHLWebPlay {
         period = try descriptor["number"].int()
         guard (1...99).contains(period) else { throw descriptor["number"].failure("a period 1-99 expected") }
         periodType = try descriptor["periodType"].string()
-        guard ["REG", "OT", "SO"].contains(periodType) else {
+        guard periodType == "REG" || periodType == "OT" || periodType == "SO" else {
             throw descriptor["periodType"].failure("REG, OT or SO expected, found \"\(periodType)\"")
         }
         type = try node["typeDescKey"].string()

@@ -180,7 +180,12 @@ struct SportradarFootballWriter {
             try SportradarFootballGame.clock(node)
         }
         let offense = try item.driveTeam.map { node throws(ConvertError) in try game.side(code: node) }
-        if let offense, ["rush", "pass", "punt", "fieldgoal"].contains(where: { $0 == playType }),
+        let snap: Bool
+        switch playType {
+        case "rush", "pass", "punt", "fieldgoal": snap = true
+        default: snap = false
+        }
+        if let offense, snap,
             let down = try node["down"].present?.int(), (1...4).contains(down),
             let distance = try node["yfd"].present?.int(), (1...99).contains(distance)
         {

@@ -91,6 +91,22 @@ public struct JSONObject: Sendable {
         return items.remove(at: position)
     }
 
+    /// The rows of a table (`headers` and `rowSet`), each as an object of `keys`: one shape for every
+    /// row. A key given twice keeps its first value; a row shorter than the keys has only those it
+    /// reaches, the values of a longer one past the keys are left out.
+    public static func table(keys: [String], rows: [[JSONValue]]) -> [JSONObject] {
+        var seen = Set<String>()
+        var firsts: [Int] = []
+        for (position, key) in keys.enumerated() where seen.insert(key).inserted { firsts.append(position) }
+        let shape = JSONObjectShape(keys: firsts.map { keys[$0] })
+        return rows.map { row in
+            if row.count >= keys.count { return JSONObject(shape: shape, values: firsts.map { row[$0] }) }
+            var object = JSONObject()
+            for (key, value) in zip(keys, row) where object[key] == nil { object[key] = value }
+            return object
+        }
+    }
+
     /// This object with the members of `other` added: a key of both gets `combine(ours, theirs)`.
     public func merging(
         _ other: JSONObject, uniquingKeysWith combine: (JSONValue, JSONValue) throws -> JSONValue
