@@ -16,7 +16,7 @@ struct JSONKeyTable {
         var count: Int
         var key: String
         /// Whether the parse's ``JSONMemberFilter`` keeps members of this name.
-        var kept: Bool
+        var kept: JSONMemberKeeping
     }
 
     private let slotBits: Int
@@ -31,17 +31,18 @@ struct JSONKeyTable {
     }
 
     /// Whether members named `key` are kept.
-    func keeps(_ key: String) -> Bool {
-        filter?.names.contains(key) ?? true
+    func keeps(_ key: String) -> JSONMemberKeeping {
+        filter?.keeping(key) ?? .keep
     }
 
     /// The `String` of `run` (ASCII without escapes: the caller checked), its fingerprint, and whether
     /// the filter keeps members of that name (decided once per name, like the `String`).
-    mutating func key(_ run: UnsafeBufferPointer<UInt8>) -> (key: String, fingerprint: UInt64, kept: Bool) {
+    mutating func key(_ run: UnsafeBufferPointer<UInt8>) -> (key: String, fingerprint: UInt64, kept: JSONMemberKeeping)
+    {
         let (head, tail) = Self.words(run)
         let fingerprint = Self.mix(head: head, tail: tail, count: run.count)
         if entries.isEmpty {
-            entries = Array(repeating: Entry(head: 0, tail: 0, count: -1, key: "", kept: false), count: 1 << slotBits)
+            entries = Array(repeating: Entry(head: 0, tail: 0, count: -1, key: "", kept: .skip), count: 1 << slotBits)
         }
         let mask = (1 << slotBits) - 1
         let home = Int(truncatingIfNeeded: fingerprint >> UInt64(64 - slotBits))

@@ -107,7 +107,7 @@ struct JSONParser {
             guard peek() == UInt8(ascii: ":") else { throw error("expected ':' but found \(describeCurrent())") }
             position += 1
             skipWhitespace()
-            if kept {
+            if kept == .keep || (kept == .object && peek() == UInt8(ascii: "{")) {
                 let value = try parseValue(depth: depth)
                 members.append(Member(key: key, value: value, column: keyColumn, fingerprint: fingerprint))
             } else {
@@ -308,7 +308,9 @@ struct JSONParser {
     /// A member's key, as ``parseString()`` reads it, its fingerprint (``JSONKeyTable``) and whether the
     /// filter keeps it: a key of ASCII bytes without escapes is made into a `String` once per document
     /// (see ``keys``).
-    private mutating func parseKey() throws(JSONSyntaxError) -> (key: String, fingerprint: UInt64, kept: Bool) {
+    private mutating func parseKey() throws(JSONSyntaxError) -> (
+        key: String, fingerprint: UInt64, kept: JSONMemberKeeping
+    ) {
         let start = position + 1
         position = start
         var bits: UInt8 = 0

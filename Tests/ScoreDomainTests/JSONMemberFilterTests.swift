@@ -75,4 +75,18 @@ struct JSONMemberFilterTests {
         #expect(throws: JSONSyntaxError.self) { try Self.parse(#"{"id": 1, "id": 2}"#) }
         #expect(try Self.parse(#"{"x": 1, "x": 2, "id": 3}"#) == .object(["id": .int(3)]))
     }
+
+    @Test("a name written name{} is kept where its value is an object only; unions keep what either reads")
+    func objectsOnly() throws {
+        let filter = JSONMemberFilter(words: "plays summary{} home")
+        let text = #"{"summary": {"home": 1}, "plays": [{"summary": "a long description", "home": 2}]}"#
+        let expected: JSONValue = .object([
+            "summary": .object(["home": .int(1)]), "plays": .array([.object(["home": .int(2)])]),
+        ])
+        #expect(try JSONValue.parse(Data(text.utf8), keeping: filter) == expected)
+        // Another filter that reads `summary` whatever it is wins in a union; two that read objects only agree.
+        #expect(filter.union(JSONMemberFilter(words: "summary")).objectsOnly.isEmpty)
+        #expect(filter.union(JSONMemberFilter(words: "summary{}")).objectsOnly == ["summary"])
+        #expect(filter.union(JSONMemberFilter(words: "other")).objectsOnly == ["summary"])
+    }
 }
