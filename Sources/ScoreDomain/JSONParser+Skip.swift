@@ -104,16 +104,4 @@ extension JSONParser {
             throw error("invalid escape sequence \\\(describeCurrent())")
         }
     }
-
-    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var parser = Unicode.UTF8.ForwardParser()
-        var iterator = bytes.makeIterator()
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid: continue
-            case .emptyInput: return true
-            case .error: return false
-            }
-        }
-    }
 }

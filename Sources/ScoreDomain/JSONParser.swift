@@ -424,14 +424,18 @@ struct JSONParser {
     /// `bytes` as a `String`, or `nil` if they are not valid UTF-8 (never repaired with U+FFFD).
     /// Written out rather than `String(validating:as:)`, which needs macOS 15 at run time.
     static func validatedString(_ bytes: some Collection<UInt8>) -> String? {
-        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        bytes.allSatisfy({ $0 < 0x80 }) || isValidUTF8(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+
+    /// Whether `bytes` are valid UTF-8 (what ``validatedString(_:)`` and a skipped string check).
+    static func isValidUTF8(_ bytes: some Collection<UInt8>) -> Bool {
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
         while true {
             switch parser.parseScalar(from: &iterator) {
             case .valid: continue
-            case .emptyInput: return String(decoding: bytes, as: UTF8.self)
-            case .error: return nil
+            case .emptyInput: return true
+            case .error: return false
             }
         }
     }
