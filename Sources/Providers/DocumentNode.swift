@@ -39,9 +39,63 @@ struct DocumentNode {
 
     /// The member `key` (missing when this is not an object or has no such member).
     subscript(key: String) -> DocumentNode {
-        var member: JSONValue?
-        if case .object(let members)? = value { member = members[key] }
-        return DocumentNode(member, base: location, step: .key(key))
+        DocumentNode(member(key), base: location, step: .key(key))
+    }
+
+    /// The value of the member `key` when this is an object that has it; reading a field this way
+    /// makes no node (a node is made only for an error, which needs the field's path).
+    @inline(__always)
+    private func member(_ key: String) -> JSONValue? {
+        value?.member(key)
+    }
+
+    /// The member `key`, a string (`self[key].string()` without making a node).
+    func string(_ key: String) throws(ConvertError) -> String {
+        if case .string(let text)? = member(key) { return text }
+        return try self[key].string()
+    }
+
+    /// The member `key`, an integer (`self[key].int()` without making a node).
+    func int(_ key: String) throws(ConvertError) -> Int {
+        if case .int(let number)? = member(key) { return number }
+        return try self[key].int()
+    }
+
+    /// The member `key`, a string, or `nil` when absent or `null` (`self[key].present?.string()`).
+    func optionalString(_ key: String) throws(ConvertError) -> String? {
+        switch member(key) {
+        case .string(let text)?: return text
+        case nil, .null?: return nil
+        default: return try self[key].string()
+        }
+    }
+
+    /// The member `key`, an integer, or `nil` when absent or `null` (`self[key].present?.int()`).
+    func optionalInt(_ key: String) throws(ConvertError) -> Int? {
+        switch member(key) {
+        case .int(let number)?: return number
+        case nil, .null?: return nil
+        default: return try self[key].int()
+        }
+    }
+
+    /// The member `key`, an RFC 3339 instant, or `nil` when absent or `null` (`self[key].present?.instant()`).
+    func optionalInstant(_ key: String) throws(ConvertError) -> Date? {
+        switch member(key) {
+        case .string(let text)?:
+            if let date = parseRFC3339(text) { return date }
+            return try self[key].instant()
+        case nil, .null?: return nil
+        default: return try self[key].instant()
+        }
+    }
+
+    /// Whether the member `key` is there and not `null` (`self[key].present != nil`).
+    func has(_ key: String) -> Bool {
+        switch member(key) {
+        case nil, .null?: false
+        default: true
+        }
     }
 
     /// Whether the field is absent or `null`.

@@ -261,10 +261,7 @@ extension JSONValue: JSONFields {
         return false
     }
 
-    func field(_ key: String) -> JSONValue? {
-        guard case .object(let members) = self else { return nil }
-        return members[key]
-    }
+    func field(_ key: String) -> JSONValue? { member(key) }
 }
 
 extension JSONObject: JSONFields {

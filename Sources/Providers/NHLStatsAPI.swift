@@ -19,7 +19,7 @@ public enum NHLStatsAPI: ProviderFormat {
     /// A document with `gamePk`, `gameData.teams` and `liveData.plays.allPlays`.
     public static func detect(_ document: JSONValue) -> Bool {
         let root = DocumentNode(document, format: name)
-        return (try? root["gamePk"].int()) != nil && !root["gameData"]["teams"].isMissing
+        return (try? root.int("gamePk")) != nil && !root["gameData"]["teams"].isMissing
             && (try? root["liveData"]["plays"]["allPlays"].array()) != nil
     }
 
@@ -53,7 +53,7 @@ struct NHLStatsAPIWriter {
 
     init(_ root: DocumentNode) throws(ConvertError) {
         self.root = root
-        number = try root["gamePk"].int()
+        number = try root.int("gamePk")
         gameId = "nhl-\(number)"
         homeTeamId = try root["gameData"]["teams"]["home"]["id"].int()
         awayTeamId = try root["gameData"]["teams"]["away"]["id"].int()
@@ -106,7 +106,7 @@ struct NHLStatsAPIWriter {
         guard code.isTeamCode else {
             throw codeNode.failure("1-8 letters or digits expected, found \"\(code)\"")
         }
-        return Team(code: code, name: try node["name"].string().clipped(to: 64), logo: "")
+        return Team(code: code, name: try node.string("name").clipped(to: 64), logo: "")
     }
 
     private mutating func convert(_ play: DocumentNode) throws(ConvertError) {
@@ -117,15 +117,15 @@ struct NHLStatsAPIWriter {
             "GAME_END",
         ]
         guard relevant.contains(type) else { return }
-        let id = String(try about["eventId"].int())
+        let id = String(try about.int("eventId"))
         // Wall clock, never before the play before it (the array and eventIdx orders differ by a second).
         let stated = try about["dateTime"].instant()
         derived = stated < last
         let at = max(last, stated)
         last = at
-        let number = try about["period"].int()
+        let number = try about.int("period")
         guard (1...99).contains(number) else { throw about["period"].failure("a period 1-99 expected") }
-        let periodType = try about["periodType"].string()
+        let periodType = try about.string("periodType")
         let kind: PeriodKind
         switch periodType {
         case "REGULAR": kind = .regulation
@@ -197,7 +197,7 @@ struct NHLStatsAPIWriter {
 
     /// The `fullName` of the play's player of `role` (`Scorer`, `Shooter`), when it names one.
     private func player(_ play: DocumentNode, _ role: String) throws(ConvertError) -> String? {
-        for entry in try play["players"].present?.array() ?? [] where try entry["playerType"].string() == role {
+        for entry in try play["players"].present?.array() ?? [] where try entry.string("playerType") == role {
             return try entry["player"]["fullName"].string().clipped(to: 64)
         }
         return nil

@@ -24,7 +24,7 @@ public enum NHLWeb: ProviderFormat {
     public static func detect(_ document: JSONValue) -> Bool {
         let root = DocumentNode(document, format: name)
         return (try? root["plays"].array()) != nil && (try? root["homeTeam"]["abbrev"].string()) != nil
-            && (try? root["id"].int()) != nil && (try? root["startTimeUTC"].string()) != nil
+            && (try? root.int("id")) != nil && (try? root.string("startTimeUTC")) != nil
     }
 
     /// The game's messages from its one play-by-play document.
@@ -67,16 +67,16 @@ struct NHLWebPlay {
 
     init(_ node: DocumentNode) throws(ConvertError) {
         self.node = node
-        eventId = try node["eventId"].int()
-        sortOrder = try node["sortOrder"].int()
+        eventId = try node.int("eventId")
+        sortOrder = try node.int("sortOrder")
         let descriptor = node["periodDescriptor"]
-        period = try descriptor["number"].int()
+        period = try descriptor.int("number")
         guard (1...99).contains(period) else { throw descriptor["number"].failure("a period 1-99 expected") }
-        periodType = try descriptor["periodType"].string()
+        periodType = try descriptor.string("periodType")
         guard periodType == "REG" || periodType == "OT" || periodType == "SO" else {
             throw descriptor["periodType"].failure("REG, OT or SO expected, found \"\(periodType)\"")
         }
-        type = try node["typeDescKey"].string()
+        type = try node.string("typeDescKey")
         elapsedMs = periodType == "SO" ? 0 : try node["timeInPeriod"].clock()
     }
 
@@ -109,9 +109,9 @@ struct NHLWebGame {
     let plays: [NHLWebPlay]
 
     init(_ root: DocumentNode) throws(ConvertError) {
-        number = try root["id"].int()
+        number = try root.int("id")
         gameId = "nhl-\(number)"
-        let gameType = try root["gameType"].int()
+        let gameType = try root.int("gameType")
         switch gameType {
         case 1, 2: playoffs = false
         case 3: playoffs = true
@@ -122,15 +122,15 @@ struct NHLWebGame {
         setup = GameSetup(
             sport: .hockey, rules: GameRules.preset(playoffs ? "nhl-playoffs" : "nhl")!.rules)
         startsAt = try root["startTimeUTC"].instant()
-        gameState = try root["gameState"].string()
-        scheduleState = try root["gameScheduleState"].present?.string()
+        gameState = try root.string("gameState")
+        scheduleState = try root.optionalString("gameScheduleState")
         (home, homeTeamId) = try Self.team(root["homeTeam"])
         (away, awayTeamId) = try Self.team(root["awayTeam"])
         var roster: [Int: String] = [:]
         for spot in try root["rosterSpots"].present?.array() ?? [] {
             let first = try spot["firstName"].text()
             let last = try spot["lastName"].text()
-            roster[try spot["playerId"].int()] = (first + " " + last).clipped(to: 64)
+            roster[try spot.int("playerId")] = (first + " " + last).clipped(to: 64)
         }
         self.roster = roster
         let nodes = try root["plays"].array()
@@ -148,15 +148,15 @@ struct NHLWebGame {
 
     /// A team: `abbrev`, the place and the common name (`"Seattle"` `"Kraken"`), the light logo.
     private static func team(_ node: DocumentNode) throws(ConvertError) -> (Team, Int) {
-        let code = try node["abbrev"].string()
+        let code = try node.string("abbrev")
         guard code.isTeamCode else {
             throw node["abbrev"].failure("1-8 letters or digits expected, found \"\(code)\"")
         }
         let common = try (node["commonName"].present ?? node["name"]).text()
         let place = try node["placeName"].present?.text()
         let name = (place.map { $0 + " " + common } ?? common).clipped(to: 64)
-        let logo = String((try node["logo"].present?.string() ?? "").prefix(512))
-        return (Team(code: code, name: name, logo: logo), try node["id"].int())
+        let logo = String((try node.optionalString("logo") ?? "").prefix(512))
+        return (Team(code: code, name: name, logo: logo), try node.int("id"))
     }
 
     /// The side of a team id of the document.
@@ -245,6 +245,12 @@ struct NHLWebWriter {
     }
 
     private mutating func convert(_ play: NHLWebPlay, at: Date) throws(ConvertError) {
+        switch play.type {
+        case "period-start", "goal", "shot-on-goal", "missed-shot", "failed-shot-attempt", "period-end", "game-end":
+            break
+        default:
+            return  // most plays (faceoffs, hits, stoppages) say nothing of the score
+        }
         let id = String(play.eventId)
         let details = play.node["details"]
         switch play.type {

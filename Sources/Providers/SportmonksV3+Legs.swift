@@ -18,19 +18,19 @@ extension SportmonksV3Fixture {
         var leg: SideTally?
         var first: DocumentNode?
         for fixture in try aggregate["fixtures"].present?.array() ?? []
-        where try fixture["leg"].present?.string() == "1/2" {
+        where try fixture.optionalString("leg") == "1/2" {
             first = fixture
             break
         }
         if let first {
             var goals: [Int: Int] = [:]
             for entry in try first["scores"].present?.array() ?? []
-            where try entry["description"].string() == "CURRENT" {
-                goals[try entry["participant_id"].int()] = try entry["score"]["goals"].int()
+            where try entry.string("description") == "CURRENT" {
+                goals[try entry.int("participant_id")] = try entry["score"]["goals"].int()
             }
             if let home = goals[ids.home], let away = goals[ids.away] { leg = SideTally(home: home, away: away) }
-        } else if final, let current, let text = try aggregate["result"].present?.string(),
-            let name = try aggregate["name"].present?.string()
+        } else if final, let current, let text = try aggregate.optionalString("result"),
+            let name = try aggregate.optionalString("name")
         {
             let result = try score(text, aggregate["result"])
             if name == "\(names.home) vs \(names.away)" {

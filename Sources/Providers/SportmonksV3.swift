@@ -26,7 +26,7 @@ public enum SportmonksV3: ProviderFormat {
     /// first entry has `meta.location`, and an `events` or `scores` array.
     public static func detect(_ document: JSONValue) -> Bool {
         let root = SportmonksV3Fixture.root(DocumentNode(document, format: name))
-        guard (try? root["id"].int()) != nil, (try? root["starting_at"].string()) != nil,
+        guard (try? root.int("id")) != nil, (try? root.string("starting_at")) != nil,
             let participants = try? root["participants"].array(),
             (try? participants.first?["meta"]["location"].string()) != nil
         else { return false }
@@ -106,10 +106,10 @@ struct SportmonksV3Fixture {
 
     init(_ document: DocumentNode) throws(ConvertError) {
         let root = Self.root(document)
-        fixtureId = try root["id"].int()
+        fixtureId = try root.int("id")
         gameId = "sportmonks-\(fixtureId)"
         startsAt = try Self.instant(root["starting_at"])
-        stateId = try root["state_id"].int()
+        stateId = try root.int("state_id")
         stateNode = root["state_id"]
         var teams: [String: (id: Int, team: Team, name: String)] = [:]
         for participant in try root["participants"].array() {
@@ -118,7 +118,7 @@ struct SportmonksV3Fixture {
                 throw participant["meta"]["location"].failure("one home and one away participant expected")
             }
             teams[location] = (
-                try participant["id"].int(), try Self.team(participant), try participant["name"].string()
+                try participant.int("id"), try Self.team(participant), try participant.string("name")
             )
         }
         guard let home = teams["home"], let away = teams["away"] else {
@@ -126,11 +126,11 @@ struct SportmonksV3Fixture {
         }
         self.home = home.team
         self.away = away.team
-        let leg = try root["leg"].present?.string() ?? "1/1"
-        let aggregate = root["aggregate_id"].present != nil
+        let leg = try root.optionalString("leg") ?? "1/1"
+        let aggregate = root.has("aggregate_id")
         var scores: [String: (home: Int, away: Int, node: DocumentNode)] = [:]
         for entry in try root["scores"].present?.array() ?? [] {
-            let description = try entry["description"].string()
+            let description = try entry.string("description")
             let goals = try entry["score"]["goals"].int()
             var tally = scores[description] ?? (0, 0, entry)
             switch try entry["score"]["participant"].string() {
@@ -144,7 +144,7 @@ struct SportmonksV3Fixture {
         self.scores = scores
         var events: [SportmonksV3Event] = []
         for node in try root["events"].present?.array() ?? [] {
-            let participant = try node["participant_id"].int()
+            let participant = try node.int("participant_id")
             let side: Side
             switch participant {
             case home.id: side = .home
@@ -153,24 +153,24 @@ struct SportmonksV3Fixture {
                 throw node["participant_id"].failure(
                     "\(participant) is neither the home (\(home.id)) nor the away participant (\(away.id))")
             }
-            let typeId = try node["type_id"].int()
-            let minute = try node["minute"].int()
-            let extra = try node["extra_minute"].present?.int() ?? 0
+            let typeId = try node.int("type_id")
+            let minute = try node.int("minute")
+            let extra = try node.optionalInt("extra_minute") ?? 0
             guard (0...130).contains(minute), (0...30).contains(extra) else {
                 throw node["minute"].failure("a minute 0-130 with 0-30 stoppage minutes expected")
             }
             var result: (home: Int, away: Int)?
-            if let text = try node["result"].present?.string() {
+            if let text = try node.optionalString("result") {
                 result = try Self.score(text, node["result"])
             }
             var rescinded = false
             if case .bool(let value)? = node["rescinded"].value { rescinded = value }
             events.append(
                 SportmonksV3Event(
-                    node: node, id: try node["id"].int(), typeId: typeId, side: side,
+                    node: node, id: try node.int("id"), typeId: typeId, side: side,
                     period: SportmonksV3Event.shootoutTypes.contains(typeId)
                         ? 5 : SportmonksV3.period(ofMinute: minute),
-                    minute: minute, extraMinute: extra, player: try node["player_name"].present?.string(),
+                    minute: minute, extraMinute: extra, player: try node.optionalString("player_name"),
                     result: result, rescinded: rescinded))
         }
         events.sort { ($0.period, $0.minute, $0.extraMinute, $0.id) < ($1.period, $1.minute, $1.extraMinute, $1.id) }
@@ -222,11 +222,11 @@ struct SportmonksV3Fixture {
 
     /// A participant: `short_code` the code (or one derived from the name), `name`, `image_path` the logo.
     static func team(_ node: DocumentNode) throws(ConvertError) -> Team {
-        let name = try node["name"].string().clipped(to: 64)
-        let code = try node["short_code"].present?.string() ?? TeamCode.derive(name)
+        let name = try node.string("name").clipped(to: 64)
+        let code = try node.optionalString("short_code") ?? TeamCode.derive(name)
         guard code.isTeamCode else {
             throw node["short_code"].failure("1-8 letters or digits expected, found \"\(code)\"")
         }
-        return Team(code: code, name: name, logo: try node["image_path"].present?.string() ?? "")
+        return Team(code: code, name: name, logo: try node.optionalString("image_path") ?? "")
     }
 }

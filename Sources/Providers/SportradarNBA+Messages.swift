@@ -36,11 +36,11 @@ struct SportradarNBAWriter {
                 setup: GameSetup(sport: .basketball, rules: GameRules.preset("nba")!.rules)))
         for item in game.items {
             let node = item.node
-            let id = try node["id"].string()
+            let id = try node.string("id")
             let clockMs = try node["clock"].present?.clock()
             // The wall clock, else the derived time; a time earlier than the one before is not taken
             // (the time before is kept: derived).
-            let wall = try node["wall_clock"].present?.instant()
+            let wall = try node.optionalInstant("wall_clock")
             let time =
                 wall ?? SportradarNBA.derivedAt(start: game.startsAt, period: item.period, clockMs: clockMs ?? 0)
             if time >= last {
@@ -50,7 +50,7 @@ struct SportradarNBAWriter {
                 lastDerived = true
             }
             enter(item, id: id, at: last)
-            let eventType = try node["event_type"].string()
+            let eventType = try node.string("event_type")
             if eventType == "endperiod" {
                 if !periodEnded { emit(id, last, .periodEnded(period: period)) }
                 periodEnded = true
@@ -86,8 +86,8 @@ struct SportradarNBAWriter {
     ) throws(ConvertError) {
         var side: Side?
         var points = 0
-        if let homePoints = try node["home_points"].present?.int() {
-            let awayPoints = try node["away_points"].int()
+        if let homePoints = try node.optionalInt("home_points") {
+            let awayPoints = try node.int("away_points")
             let rise = (home: homePoints - score.home, away: awayPoints - score.away)
             if rise == (0, 0) { return }
             if rise.away == 0, SportradarNBA.kind(points: rise.home) != nil {
@@ -115,7 +115,7 @@ struct SportradarNBAWriter {
     /// The scorer: the player of the made `fieldgoal` or `freethrow` statistic.
     private func player(_ node: DocumentNode) throws(ConvertError) -> String? {
         for statistic in try node["statistics"].present?.array() ?? [] {
-            let type = try statistic["type"].string()
+            let type = try statistic.string("type")
             guard type == "fieldgoal" || type == "freethrow", statistic["made"].value == .bool(true),
                 let name = try statistic["player"]["full_name"].present?.string()
             else { continue }

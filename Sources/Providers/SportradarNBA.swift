@@ -25,7 +25,7 @@ public enum SportradarNBA: ProviderFormat {
     /// `periods` yet, before the game).
     public static func detect(_ document: JSONValue) -> Bool {
         let root = DocumentNode(document, format: name)
-        guard (try? root["id"].string()) != nil, (try? root["scheduled"].string()) != nil,
+        guard (try? root.string("id")) != nil, (try? root.string("scheduled")) != nil,
             (try? root["home"]["id"].string()) != nil, (try? root["away"]["id"].string()) != nil,
             root["summary"].isMissing
         else { return false }
@@ -105,13 +105,13 @@ struct SportradarNBAGame {
     let items: [SportradarNBAItem]
 
     init(_ root: DocumentNode) throws(ConvertError) {
-        uuid = try root["id"].string()
+        uuid = try root.string("id")
         guard (1...57).contains(uuid.count),
             uuid.isASCIIAlphanumeric(or: UInt8(ascii: "-"))
         else { throw root["id"].failure("1-57 letters, digits or '-' expected, found \"\(uuid)\"") }
         gameId = "sr-nba-" + uuid
         startsAt = try root["scheduled"].instant()
-        status = try root["status"].string()
+        status = try root.string("status")
         home = try Self.team(root["home"])
         away = try Self.team(root["away"])
         homeId = try root["home"]["id"].string()
@@ -123,8 +123,8 @@ struct SportradarNBAGame {
         }
         var items: [SportradarNBAItem] = []
         for period in try root["periods"].present?.array() ?? [] {
-            let type = try period["type"].string()
-            let number = try period["number"].int()
+            let type = try period.string("type")
+            let number = try period.int("number")
             let through: Int
             let kind: PeriodKind
             switch type {
@@ -145,10 +145,10 @@ struct SportradarNBAGame {
     /// A team: `alias` (or a code derived from the name), `market` and `name` (`"Charlotte"`
     /// `"Hornets"`; a `name` that already holds the market, `"Utah Jazz"`, alone).
     private static func team(_ node: DocumentNode) throws(ConvertError) -> Team {
-        let nickname = try node["name"].string()
-        let market = try node["market"].present?.string()
+        let nickname = try node.string("name")
+        let market = try node.optionalString("market")
         let name = (market.map { $0 + " " + nickname } ?? nickname).clipped(to: 64)
-        let code = try node["alias"].present?.string() ?? TeamCode.derive(name)
+        let code = try node.optionalString("alias") ?? TeamCode.derive(name)
         guard code.isTeamCode else {
             throw node["alias"].failure("1-8 letters or digits expected, found \"\(code)\"")
         }
@@ -157,7 +157,7 @@ struct SportradarNBAGame {
 
     /// The side of a team object of the document (its `id`).
     func side(_ node: DocumentNode) throws(ConvertError) -> Side {
-        let id = try node["id"].string()
+        let id = try node.string("id")
         if id == homeId { return .home }
         if id == awayId { return .away }
         throw node["id"].failure(

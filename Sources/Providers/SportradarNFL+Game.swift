@@ -55,7 +55,7 @@ enum SportradarFootballShape: Sendable {
     /// The shape of `document` and its home and away aliases, when it is a football play-by-play.
     static func of(_ document: JSONValue) -> (shape: Self, home: String, away: String)? {
         let root = DocumentNode(document, format: "")
-        guard (try? root["id"].string()) != nil, (try? root["scheduled"].string()) != nil else { return nil }
+        guard (try? root.string("id")) != nil, (try? root.string("scheduled")) != nil else { return nil }
         if (try? root["periods"].array()) != nil, let home = try? root["summary"]["home"]["alias"].string(),
             let away = try? root["summary"]["away"]["alias"].string()
         {
@@ -97,28 +97,28 @@ struct SportradarFootballGame {
 
     init(_ root: DocumentNode, league: SportradarFootballLeague) throws(ConvertError) {
         self.league = league
-        let shape: SportradarFootballShape = root["quarters"].present != nil ? .quarters : .periods
+        let shape: SportradarFootballShape = root.has("quarters") ? .quarters : .periods
         self.shape = shape
-        uuid = try root["id"].string()
+        uuid = try root.string("id")
         let longest = 64 - league.gameIdPrefix.count
         guard (1...longest).contains(uuid.count),
             uuid.isASCIIAlphanumeric(or: UInt8(ascii: "-"))
         else { throw root["id"].failure("1-\(longest) letters, digits or '-' expected, found \"\(uuid)\"") }
         gameId = league.gameIdPrefix + uuid
         startsAt = try root["scheduled"].instant()
-        status = try root["status"].string()
+        status = try root.string("status")
         let homeNode = shape == .periods ? root["summary"]["home"] : root["home_team"]
         let awayNode = shape == .periods ? root["summary"]["away"] : root["away_team"]
         let aliasKey = shape == .periods ? "alias" : "id"
         home = try Self.team(homeNode, aliasKey: aliasKey)
         away = try Self.team(awayNode, aliasKey: aliasKey)
-        if let homePoints = try homeNode["points"].present?.int() {
-            final = (homePoints, try awayNode["points"].int())
+        if let homePoints = try homeNode.optionalInt("points") {
+            final = (homePoints, try awayNode.int("points"))
         } else {
             final = nil
         }
         let season = root["summary"]["season"].present ?? root["season"]
-        let seasonType = try season["type"].present?.string()
+        let seasonType = try season.optionalString("type")
         let competition = try league.competition(seasonType, season["type"])
         setup = GameSetup(sport: .football, rules: GameRules.preset(competition)!.rules)
         items = try shape == .periods ? Self.periodItems(root) : Self.quarterItems(root)
@@ -128,8 +128,8 @@ struct SportradarFootballGame {
     private static func periodItems(_ root: DocumentNode) throws(ConvertError) -> [SportradarFootballItem] {
         var items: [SportradarFootballItem] = []
         for period in try root["periods"].array() {
-            let type = try period["period_type"].string()
-            let number = try period["number"].int()
+            let type = try period.string("period_type")
+            let number = try period.int("number")
             let through: Int
             let kind: PeriodKind
             switch type {
@@ -144,7 +144,7 @@ struct SportradarFootballGame {
                 throw period["number"].failure("a quarter 1-4 or an overtime 1-95 expected, found \(number)")
             }
             for entry in try period["pbp"].array() {
-                let entries = try entry["type"].string() == "drive" ? try entry["events"].array() : [entry]
+                let entries = try entry.string("type") == "drive" ? try entry["events"].array() : [entry]
                 for node in entries {
                     items.append(SportradarFootballItem(node: node, period: through, kind: kind, driveTeam: nil))
                 }
@@ -157,13 +157,13 @@ struct SportradarFootballGame {
     private static func quarterItems(_ root: DocumentNode) throws(ConvertError) -> [SportradarFootballItem] {
         var items: [SportradarFootballItem] = []
         for quarter in try root["quarters"].array() {
-            let number = try quarter["number"].int()
+            let number = try quarter.int("number")
             guard (1...99).contains(number) else {
                 throw quarter["number"].failure("a quarter 1-99 expected, found \(number)")
             }
             let kind: PeriodKind = number > 4 ? .overtime : .regulation
             for entry in try quarter["pbp"].array() {
-                if try entry["type"].string() == "drive" {
+                if try entry.string("type") == "drive" {
                     for node in try entry["actions"].array() {
                         items.append(
                             SportradarFootballItem(node: node, period: number, kind: kind, driveTeam: entry["team"]))
@@ -179,8 +179,8 @@ struct SportradarFootballGame {
     /// A team: its alias (`alias`, or `id` in v1; or a code derived from the name), `market` and `name`
     /// (`"New England"` `"Patriots"`).
     private static func team(_ node: DocumentNode, aliasKey: String) throws(ConvertError) -> Team {
-        let nickname = try node["name"].string()
-        let market = try node["market"].present?.string()
+        let nickname = try node.string("name")
+        let market = try node.optionalString("market")
         let name = (market.map { $0 + " " + nickname } ?? nickname).clipped(to: 64)
         let code = try node[aliasKey].present?.string() ?? TeamCode.derive(name)
         guard code.isTeamCode else {

@@ -46,7 +46,7 @@ struct SportradarFootballWriter {
             } else {
                 lastDerived = true
             }
-            switch try item.node["type"].string() {
+            switch try item.node.string("type") {
             case "play" where game.shape == .periods: try play(item, at: last)
             case "play": try olderPlay(item, at: last)
             default: try event(item, at: last)
@@ -69,7 +69,7 @@ struct SportradarFootballWriter {
     /// shape (no wall clock) the scheduled start plus the game time elapsed at the play's clock, 15
     /// minutes a period (derived).
     private func time(_ item: SportradarFootballItem) throws(ConvertError) -> (Date?, stated: Bool) {
-        guard game.shape == .quarters else { return (try item.node["wall_clock"].present?.instant(), true) }
+        guard game.shape == .quarters else { return (try item.node.optionalInstant("wall_clock"), true) }
         guard let clock = item.node["clock"].present else { return (nil, false) }
         let left = min(try SportradarFootballGame.clock(clock), Self.periodMs)
         let elapsed = (item.period - 1) * Self.periodMs + Self.periodMs - left
@@ -81,8 +81,8 @@ struct SportradarFootballWriter {
     /// An event: `setup` (v1 `cointoss`) starts the game, `period_end` (`quarterend`) ends the period,
     /// `game_over` (`gameover`) the game; others (timeouts, the two-minute warning) send nothing.
     private mutating func event(_ item: SportradarFootballItem, at: Date) throws(ConvertError) {
-        let id = try item.node["id"].string()
-        switch try item.node["event_type"].string() {
+        let id = try item.node.string("id")
+        switch try item.node.string("event_type") {
         case "setup", "cointoss":
             enter(item, id: id, at: at)
         case "period_end", "quarterend":
@@ -101,27 +101,27 @@ struct SportradarFootballWriter {
     /// A play: the points its stated running score adds, then the situation after it.
     private mutating func play(_ item: SportradarFootballItem, at: Date) throws(ConvertError) {
         let node = item.node
-        let id = try node["id"].string()
+        let id = try node.string("id")
         enter(item, id: id, at: at)
-        let playType = try node["play_type"].string()
+        let playType = try node.string("play_type")
         let start = node["start_situation"]
         let end = node["end_situation"]
         let offense = try start["possession"].present.map { node throws(ConvertError) in try game.side(node) }
         let clockMs = try node["clock"].present?.clock()
         var scored = false
-        if let homePoints = try node["home_points"].present?.int() {
-            let awayPoints = try node["away_points"].int()
+        if let homePoints = try node.optionalInt("home_points") {
+            let awayPoints = try node.int("away_points")
             if (homePoints, awayPoints) != score {
                 scored = try stated(
                     (homePoints, awayPoints), play: (item, id, playType, offense), clockMs: clockMs, at: at)
             }
             score = (homePoints, awayPoints)
         }
-        guard end["possession"].present != nil else { return }
+        guard end.has("possession") else { return }
         let possession = try game.side(end["possession"])
         var next = Situation(possession: possession, down: nil, distance: nil, yardLine: nil)
-        let down = try end["down"].present?.int()
-        let distance = try end["yfd"].present?.int()
+        let down = try end.optionalInt("down")
+        let distance = try end.optionalInt("yfd")
         if let down, let distance, (1...4).contains(down), (1...99).contains(distance),
             let yardline = try end["location"]["yardline"].present?.int(), (1...99).contains(yardline)
         {
@@ -173,9 +173,9 @@ struct SportradarFootballWriter {
     /// `team` in possession), then the points of its `score` (`team`, `points`; `type` must agree).
     private mutating func olderPlay(_ item: SportradarFootballItem, at: Date) throws(ConvertError) {
         let node = item.node
-        let id = try node["id"].string()
+        let id = try node.string("id")
         enter(item, id: id, at: at)
-        let playType = try node["play_type"].string()
+        let playType = try node.string("play_type")
         let clockMs = try node["clock"].present.map { node throws(ConvertError) in
             try SportradarFootballGame.clock(node)
         }
@@ -186,10 +186,10 @@ struct SportradarFootballWriter {
         default: snap = false
         }
         if let offense, snap,
-            let down = try node["down"].present?.int(), (1...4).contains(down),
-            let distance = try node["yfd"].present?.int(), (1...99).contains(distance)
+            let down = try node.optionalInt("down"), (1...4).contains(down),
+            let distance = try node.optionalInt("yfd"), (1...99).contains(distance)
         {
-            let yardline = try node["yard_line"].int()
+            let yardline = try node.int("yard_line")
             let own = try game.side(code: node["side"]) == offense
             let yardLine = own ? yardline : 100 - yardline
             let next = Situation(
@@ -202,13 +202,13 @@ struct SportradarFootballWriter {
         }
         guard let scoreNode = node["score"].present else { return }
         let side = try game.side(code: scoreNode["team"])
-        let points = try scoreNode["points"].int()
+        let points = try scoreNode.int("points")
         let conversion = ["extrapoint", "conversion"].contains(playType) ? "conversion" : playType
         guard
             let kind = SportradarNFL.kind(
                 points: points, playType: conversion, byOffense: offense.map { $0 == side } ?? true)
         else { throw scoreNode["points"].failure("1, 2, 3 or 6 expected, found \(points)") }
-        if let type = try scoreNode["type"].present?.string(), let named = Self.olderKinds[type],
+        if let type = try scoreNode.optionalString("type"), let named = Self.olderKinds[type],
             !named.contains(kind)
         {
             throw scoreNode["type"].failure("\"\(type)\" does not score \(points)")
@@ -216,7 +216,7 @@ struct SportradarFootballWriter {
         // The scorer: the last participant of the scoring side (the receiver, the runner, the returner, the kicker).
         var name: String?
         for participant in try node["participants"].present?.array() ?? [] {
-            if try game.side(code: participant["team"]) == side { name = try participant["name"].string() }
+            if try game.side(code: participant["team"]) == side { name = try participant.string("name") }
         }
         emit(
             id, at,
@@ -243,17 +243,17 @@ struct SportradarFootballWriter {
     private func player(_ node: DocumentNode, _ kind: ScoringKind) throws(ConvertError) -> String? {
         let statistics = try node["statistics"].present?.array() ?? []
         for statistic in statistics {
-            let type = try statistic["stat_type"].string()
+            let type = try statistic.string("stat_type")
             let matches: Bool
             switch kind {
             case .touchdown:
-                let touchdown = try statistic["touchdown"].present?.int()
+                let touchdown = try statistic.optionalInt("touchdown")
                 matches = type != "pass" && touchdown == 1
             case .fieldGoal: matches = type == "field_goal"
             case .extraPoint: matches = type == "extra_point"
             case .twoPointConversion, .defensiveConversion: matches = type != "pass" && type.contains("conversion")
             default:
-                let safety = try statistic["safety"].present?.int()
+                let safety = try statistic.optionalInt("safety")
                 matches = safety == 1
             }
             guard matches, let name = try statistic["player"]["name"].present?.string() else { continue }

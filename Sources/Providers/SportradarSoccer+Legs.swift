@@ -9,12 +9,12 @@ extension SportradarSoccerGame {
     /// aggregate without a shoot-out (a tie decided on away goals, which the canonical rules do not
     /// have): the leg then keeps `tieStands` (docs/providers.md, "sportradar-soccer").
     static func firstLeg(_ status: DocumentNode?, shootout: Bool) throws(ConvertError) -> SideTally? {
-        guard let status, let aggregateHome = try status["aggregate_home_score"].present?.int() else { return nil }
-        let aggregateAway = try status["aggregate_away_score"].int()
-        let state = try status["status"].present?.string()
+        guard let status, let aggregateHome = try status.optionalInt("aggregate_home_score") else { return nil }
+        let aggregateAway = try status.int("aggregate_away_score")
+        let state = try status.optionalString("status")
         var score = (home: 0, away: 0)
-        if let home = try status["home_score"].present?.int() {
-            score = (home, try status["away_score"].int())
+        if let home = try status.optionalInt("home_score") {
+            score = (home, try status.int("away_score"))
         } else if state != "not_started" {
             return nil
         }

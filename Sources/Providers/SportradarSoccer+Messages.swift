@@ -37,7 +37,7 @@ struct SportradarSoccerWriter {
     /// before the one before it; derived when that is not its own `time`.
     private func times() throws(ConvertError) -> [(at: Date, derived: Bool)] {
         var given: [Date?] = []
-        for event in game.events { given.append(try event["time"].present?.instant()) }
+        for event in game.events { given.append(try event.optionalInstant("time")) }
         var latest = Date.distantFuture
         var bound: [Date] = Array(repeating: .distantFuture, count: given.count)
         for index in given.indices.reversed() {
@@ -65,7 +65,7 @@ struct SportradarSoccerWriter {
             let at = time.at
             (last, derived) = time
             let id = String(try eventId(node))
-            let type = try node["type"].string()
+            let type = try node.string("type")
             if let card = SportradarSoccer.card(type) {
                 try cardShown(node, card: card, id: id, at: at)
                 continue
@@ -92,7 +92,7 @@ struct SportradarSoccerWriter {
         if let status = game.status {
             try official(status, at: last)
             if !ended {
-                let state = try status["status"].string()
+                let state = try status.string("status")
                 if started && ["closed", "ended", "complete"].contains(state) {
                     try end(id: "ended", at: last)
                 } else if !started && state == "postponed" {
@@ -106,14 +106,14 @@ struct SportradarSoccerWriter {
     }
 
     private func eventId(_ node: DocumentNode) throws(ConvertError) -> Int {
-        try node["id"].int()
+        try node.int("id")
     }
 
     /// `sport_event_status.home_score`/`away_score` is the match's official score (extra time in, the
     /// shoot-out and a two-legged tie's aggregate out): a running score that ends elsewhere is corrected to it.
     private mutating func official(_ status: DocumentNode, at: Date) throws(ConvertError) {
-        guard let home = try status["home_score"].present?.int() else { return }
-        let away = try status["away_score"].int()
+        guard let home = try status.optionalInt("home_score") else { return }
+        let away = try status.int("away_score")
         guard started, (home, away) != score else { return }
         emit("corrected", at, .scoreCorrected(homeScore: home, awayScore: away))
         score = (home, away)
@@ -158,8 +158,8 @@ struct SportradarSoccerWriter {
         for index in game.events.indices.reversed() {
             next[index] = stated
             let node = game.events[index]
-            if try node["type"].string() != "score_change", let home = try node["home_score"].present?.int() {
-                stated = (home, try node["away_score"].int())
+            if try node.string("type") != "score_change", let home = try node.optionalInt("home_score") {
+                stated = (home, try node.int("away_score"))
             }
         }
         return next
@@ -173,9 +173,9 @@ struct SportradarSoccerWriter {
         _ node: DocumentNode, id: String, at: Date, next: (home: Int, away: Int)?
     ) throws(ConvertError) {
         start(at: at)
-        var home = try node["home_score"].int()
-        var away = try node["away_score"].int()
-        if (home, away) == score, let next, node["competitor"].present ?? node["team"].present != nil {
+        var home = try node.int("home_score")
+        var away = try node.int("away_score")
+        if (home, away) == score, let next, node.has("competitor") || node.has("team") {
             switch try game.side(node) {
             case .home where next.home > home: home += 1
             case .away where next.away > away: away += 1
@@ -242,8 +242,8 @@ struct SportradarSoccerWriter {
         if outcome == "scored" {
             if side == .home { shootout.home += 1 } else { shootout.away += 1 }
         }
-        if let home = try node["home_score"].present?.int() {
-            let away = try node["away_score"].int()
+        if let home = try node.optionalInt("home_score") {
+            let away = try node.int("away_score")
             guard (home, away) == shootout else {
                 throw node["home_score"].failure(
                     "the shoot-out tally is stated \(home)-\(away), the kicks make \(shootout.home)-\(shootout.away)")

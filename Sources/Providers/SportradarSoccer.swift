@@ -97,7 +97,7 @@ struct SportradarSoccerGame {
 
     init(_ root: DocumentNode, summary: DocumentNode?) throws(ConvertError) {
         let event = root["sport_event"]
-        gameId = try event["id"].string()
+        gameId = try event.string("id")
         guard GameIdRule.isValid(gameId) else { throw event["id"].failure(GameIdRule.text) }
         if let summary {
             let other = try summary["sport_event"]["id"].string()
@@ -106,7 +106,7 @@ struct SportradarSoccerGame {
             }
         }
         events = try root["timeline"].array()
-        let firstTime = try events.first?["time"].present?.instant()
+        let firstTime = try events.first?.optionalInstant("time")
         if let scheduled = event["scheduled"].present {
             startsAt = try scheduled.instant()
             startsAtStated = true
@@ -118,7 +118,7 @@ struct SportradarSoccerGame {
         }
         var sides: [String: Team] = [:]
         for competitor in try event["competitors"].array() {
-            let qualifier = try competitor["qualifier"].string()
+            let qualifier = try competitor.string("qualifier")
             guard qualifier == "home" || qualifier == "away", sides[qualifier] == nil else {
                 throw competitor["qualifier"].failure("one home and one away expected, found another \"\(qualifier)\"")
             }
@@ -132,11 +132,11 @@ struct SportradarSoccerGame {
         // The rules: extra time and a shoot-out when the match has them or is a cup round.
         var types: Set<String> = []
         for item in events {
-            if let type = try item["period_type"].present?.string() { types.insert(type) }
-            if try item["type"].string() == "penalty_shootout" { types.insert("penalties") }
+            if let type = try item.optionalString("period_type") { types.insert(type) }
+            if try item.string("type") == "penalty_shootout" { types.insert("penalties") }
         }
         for score in try status?["period_scores"].present?.array() ?? [] {
-            types.insert(try score["type"].string())
+            types.insert(try score.string("type"))
         }
         let round = event["tournament_round"].present ?? root["sport_event_context"]["round"]
         let legs = try (round["cup_round_matches"].present ?? round["cup_round_number_of_sport_events"].present)?.int()
@@ -158,8 +158,8 @@ struct SportradarSoccerGame {
 
     /// A competitor: `abbreviation` (or a code derived from `name`) and `name`; no logo.
     private static func team(_ node: DocumentNode) throws(ConvertError) -> Team {
-        let name = try node["name"].string().clipped(to: 64)
-        let code = try node["abbreviation"].present?.string() ?? TeamCode.derive(name)
+        let name = try node.string("name").clipped(to: 64)
+        let code = try node.optionalString("abbreviation") ?? TeamCode.derive(name)
         guard code.isTeamCode else {
             throw node["abbreviation"].failure("1-8 letters or digits expected, found \"\(code)\"")
         }
@@ -168,11 +168,11 @@ struct SportradarSoccerGame {
 
     /// The side of an event: v4's `competitor`, v3's `team` (`"home"`, `"away"`).
     func side(_ node: DocumentNode) throws(ConvertError) -> Side {
-        let field = node["competitor"].present ?? node["team"]
-        switch try field.string() {
+        let key = node.has("competitor") ? "competitor" : "team"
+        switch try node.string(key) {
         case "home": return .home
         case "away": return .away
-        case let other: throw field.failure("home or away expected, found \"\(other)\"")
+        case let other: throw node[key].failure("home or away expected, found \"\(other)\"")
         }
     }
 
@@ -181,13 +181,13 @@ struct SportradarSoccerGame {
     func player(_ node: DocumentNode, role: String, key: String) throws(ConvertError) -> String? {
         if let players = try node["players"].present?.array() {
             var chosen = players.first
-            for player in players where try player["type"].present?.string() == role {
+            for player in players where try player.optionalString("type") == role {
                 chosen = player
                 break
             }
-            return try chosen?["name"].present.map { name throws(ConvertError) in try name.string().clipped(to: 64) }
+            return try chosen?.optionalString("name")?.clipped(to: 64)
         }
-        return try node[key]["name"].present.map { name throws(ConvertError) in try name.string().clipped(to: 64) }
+        return try node[key].optionalString("name")?.clipped(to: 64)
     }
 
     /// An event's match time in milliseconds (``SportradarSoccer/clockMs(matchTime:stoppage:matchClock:)``).
@@ -200,18 +200,18 @@ struct SportradarSoccerGame {
             }
             stoppage = number
         default:
-            stoppage = try node["stoppage_time"].present?.int()
+            stoppage = try node.optionalInt("stoppage_time")
         }
         return SportradarSoccer.clockMs(
-            matchTime: try node["match_time"].present?.int(), stoppage: stoppage,
-            matchClock: try node["match_clock"].present?.string())
+            matchTime: try node.optionalInt("match_time"), stoppage: stoppage,
+            matchClock: try node.optionalString("match_clock"))
     }
 
     /// The canonical period and kind of a `period_type` and `period`: `regular_period` 1–2, `overtime`
     /// 3–4 (extra time), `penalties` the shoot-out.
     func period(_ node: DocumentNode) throws(ConvertError) -> (number: Int, kind: PeriodKind) {
-        let type = try node["period_type"].string()
-        let number = try node["period"].int()
+        let type = try node.string("period_type")
+        let number = try node.int("period")
         switch type {
         case "regular_period" where (1...setup.rules.periods).contains(number):
             return (number, .regulation)

@@ -117,3 +117,14 @@ public enum JSONValue: Sendable, Equatable {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 }
+
+extension JSONValue {
+    /// The member `key` of an object; `nil` for a value that is not one or has no such member. Read in
+    /// place: the object is not copied (a copy is two reference counts up and down per field read).
+    public func member(_ key: String) -> JSONValue? {
+        switch self {
+        case .object(let object): object[key]
+        default: nil
+        }
+    }
+}
