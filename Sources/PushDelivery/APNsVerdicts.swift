@@ -88,3 +88,61 @@ extension PushVerdict {
         }
     }
 }
+
+/// What becomes of one push APNs answered: pure, the jitter passed in.
+public enum PushVerdict {
+    /// Whether a push with this `apns-expiration` (its stale or dismissal date, UNIX seconds; 0: none)
+    /// is still worth sending at `time`. A push planned already past its expiration (a replay of a
+    /// past game) always is.
+    public static func isUseful(expiration: Int, createdAt: Date, at time: Date) -> Bool {
+        let live = expiration > 0 && Double(expiration) > createdAt.timeIntervalSince1970
+        return !live || time.timeIntervalSince1970 <= Double(expiration)
+    }
+
+    /// The outcome to record for `push` after `result`, and the reason delivery must pause, if any.
+    ///
+    /// Apple's response table, exactly: a configuration error pauses delivery and deactivates
+    /// nothing; a 410 deactivates only a token registered before the `timestamp` APNs gives (a token
+    /// registered again since is kept, the push failed); a retry after a backoff is made only while the
+    /// push is still useful (before its `apns-expiration`, its stale or dismissal date) unless it was
+    /// already past it when planned (a replay of a past game); a connection-level answer
+    /// (`IdleTimeout`, `UnrelatedKeyIdInToken`) is retried at once, on a new connection.
+    ///
+    /// - Parameters:
+    ///   - cancelled: the worker is shutting down: a send it cut short is released, not retried.
+    ///   - now: the current time.
+    ///   - unitRandom: a number in `0...1` for the retry's jitter.
+    public static func decide(
+        _ result: APNsResult, for push: OutboxPush, cancelled: Bool, backoff: Backoff, now: Date, unitRandom: Double
+    ) -> (outcome: Outbox.Outcome, pause: String?) {
+        if cancelled, result.status == nil, result.action.isRetry {
+            return (.release(label: "released"), nil)
+        }
+        switch result.action {
+        case .delivered:
+            return (.sent, nil)
+        case .retry, .keepTokenLongerAndRetry:
+            let delay = backoff.delay(attempt: push.attempts + 1, unitRandom: unitRandom) / .seconds(1)
+            if !isUseful(
+                expiration: push.expiration, createdAt: push.createdAt, at: now.addingTimeInterval(delay))
+            {
+                let why = result.reason ?? result.error.map { $0.code.rawValue } ?? "HTTP \(result.status ?? 0)"
+                return (.failed(reason: "\(why); no longer useful by the retry (expiration \(push.expiration))"), nil)
+            }
+            return (.retry(after: delay), nil)
+        case .refreshTokenAndRetry, .reconnectAndRetry:
+            return (.retry(after: 0), nil)
+        case .deactivate(let why):
+            if result.status == 410, let invalidSince = result.timestamp,
+                push.registeredAt.timeIntervalSince1970 * 1000 >= Double(invalidSince)
+            {
+                return (.failed(reason: "\(why) before the token was registered again; the activity is kept"), nil)
+            }
+            return (.deactivate(reason: why), nil)
+        case .neverRetry(let why):
+            return (.failed(reason: why), nil)
+        case .pause(let why):
+            return (.release(label: "paused"), why)
+        }
+    }
+}

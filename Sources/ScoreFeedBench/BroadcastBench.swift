@@ -71,8 +71,8 @@ struct BroadcastBench: AsyncParsableCommand {
                 }
             }
             await channels.shutdown()
-            let worker = BroadcastWorker(
-                connection: deliveryConnection, client: { _ in client }, logger: Runtime.logger)
+            let worker = DeliveryWorker(
+                connection: deliveryConnection, broadcasts: { _ in client }, logger: Runtime.logger)
             // The channels' interval (3 s) closes before the runs, so each run goes out at once.
             try await Task.sleep(for: .seconds(3.2))
             await sandbox.removeAllDeliveries()

@@ -35,16 +35,27 @@ struct DeliverCommand: AsyncParsableCommand {
         let settings = try DeliverySettings(apns: apns, fcm: fcm)
         let connection = try await Runtime.openDatabase()
         let until = untilEmpty
-        let (total, broadcasts) = try await TracingBootstrap.withTracing(Runtime.environment) {
+        let totals = try await TracingBootstrap.withTracing(Runtime.environment) {
             try await Self.deliver(connection, settings: settings, untilEmpty: until)
         }
         await connection.close()
-        Self.report(total, broadcasts)
-        if let paused = total.paused ?? broadcasts.paused { throw CLIError("delivery paused: \(paused)") }
+        Self.report(totals)
+        if let paused = totals.paused { throw CLIError("delivery paused: \(paused)") }
     }
 
-    /// Prints what was delivered (broadcasts only when there were any).
-    static func report(_ total: DeliveryRound, _ broadcasts: BroadcastRound) {
+    /// What the workers of one run delivered, by kind of message.
+    struct Totals: Sendable {
+        /// Pushes to targets (APNs and FCM).
+        var pushes = DeliveryRound()
+        var broadcasts = DeliveryRound()
+        var starts = DeliveryRound()
+        /// The first pause, naming its service and kind.
+        var paused: String?
+    }
+
+    /// Prints what was delivered (broadcasts and starts only when there were any).
+    static func report(_ totals: Totals) {
+        let (total, broadcasts, starts) = (totals.pushes, totals.broadcasts, totals.starts)
         Output.error(
             "delivered \(total.sent) push(es); \(total.retried) retried, \(total.deactivated) deactivated, "
                 + "\(total.failed) failed")
@@ -52,25 +63,28 @@ struct DeliverCommand: AsyncParsableCommand {
             Output.error(
                 "delivered \(broadcasts.sent) broadcast(s); \(broadcasts.retried) retried, \(broadcasts.failed) failed")
         }
+        if starts.sent + starts.failed + starts.deactivated > 0 {
+            Output.error(
+                "delivered \(starts.sent) push-to-start(s); \(starts.failed + starts.deactivated) failed")
+        }
     }
 
-    private enum Finished: Sendable {
-        /// A push worker's totals, and the service it delivers to (`APNs`, `FCM`).
-        case pushes(DeliveryRound, via: String)
-        case broadcasts(BroadcastRound)
-        /// A start worker stopped (it stops only when paused, or when nothing is left).
-        case starts(paused: String?)
-        case scheduler
+    /// The kind of message a worker delivers.
+    private enum Kind: Sendable {
+        case pushes, broadcasts, starts
     }
+
+    /// A worker's totals: its kind and the service it delivers to (`APNs`, `FCM`).
+    private typealias Finished = (kind: Kind, round: DeliveryRound, via: String)
 
     /// Runs the delivery workers (also for `replay --deliver`), the tick scheduler beside them: with
-    /// APNs settings the push, push-to-start and broadcast workers to APNs; with FCM settings the push
-    /// worker (activities registered through FCM, Android followers) and the push-to-start worker to
-    /// FCM, on a connection of their own (``DeliverySettings`` says which). Returns the pushes of both (a
-    /// pause of any worker is reported) and the broadcasts.
+    /// APNs settings the workers of pushes, push-to-start and broadcasts to APNs; with FCM settings the
+    /// workers of pushes (activities registered through FCM, Android followers) and push-to-start to
+    /// FCM, on a connection of their own (``DeliverySettings`` says which). One ``DeliveryWorker`` type
+    /// delivers every kind. A pause of any worker is reported.
     static func deliver(
         _ connection: PostgresConnection, settings: DeliverySettings, untilEmpty: Bool
-    ) async throws -> (DeliveryRound, BroadcastRound) {
+    ) async throws -> Totals {
         let built = try settings.clients(logger: Runtime.logger)
         let (clients, fcmClient) = (built.apns, built.fcm)
         let url = try await Runtime.databaseURL()
@@ -80,75 +94,72 @@ struct DeliverCommand: AsyncParsableCommand {
             await built.shutdown()
         }
         do {
-            // Each worker task: its own loop; `starts` then `then` (sequential until empty, so a game's
-            // start goes before its broadcasts in a replay; side by side otherwise, as they never end).
-            typealias Work = @Sendable () async throws -> Finished
+            // Each task: one worker, or starts then another (sequential until empty, so a game's start
+            // goes before its broadcasts in a replay; side by side otherwise, as they never end).
+            typealias Work = @Sendable () async throws -> [Finished]
             var workers: [Work] = []
-            func startsThen(_ starts: StartWorker, label: String, _ then: @escaping Work) -> [Work] {
-                let runStarts: Work = {
-                    let started = try await starts.run(untilEmpty: untilEmpty)
-                    if started.sent + started.failed > 0 {
-                        Output.error("delivered \(started.sent) push-to-start(s)\(label); \(started.failed) failed")
-                    }
-                    return .starts(paused: started.paused.map { "push-to-start\(label): \($0)" })
-                }
-                guard untilEmpty else { return [runStarts, then] }
+            func work<Queue: DeliveryQueue>(_ worker: DeliveryWorker<Queue>, _ kind: Kind) -> Work {
+                { [(kind, try await worker.run(untilEmpty: untilEmpty), worker.queue.service)] }
+            }
+            func startsThen(_ starts: @escaping Work, _ then: @escaping Work) -> [Work] {
+                guard untilEmpty else { return [starts, then] }
                 return [
                     {
-                        if case .starts(let paused?) = try await runStarts() { return .starts(paused: paused) }
-                        return try await then()
+                        let started = try await starts()
+                        if started.contains(where: { $0.round.paused != nil }) { return started }
+                        return started + (try await then())
                     }
                 ]
             }
+            let logger = Runtime.logger
             if let clients {
-                let worker = DeliveryWorker(
-                    connection: connection, client: { clients.client($0) }, logger: Runtime.logger)
-                workers.append { .pushes(try await worker.run(untilEmpty: untilEmpty), via: "APNs") }
+                workers.append(
+                    work(
+                        DeliveryWorker(connection: connection, client: { clients.client($0) }, logger: logger), .pushes)
+                )
                 let broadcastConnection = try await PostgresConnection.connect(url)
                 opened.append(broadcastConnection)
-                let broadcaster = BroadcastWorker(
-                    connection: broadcastConnection, client: { clients.broadcasts($0) }, logger: Runtime.logger)
-                let starter = StartWorker(
-                    connection: broadcastConnection, client: { clients.client($0) }, logger: Runtime.logger)
-                workers += startsThen(starter, label: "") {
-                    .broadcasts(try await broadcaster.run(untilEmpty: untilEmpty))
-                }
+                let broadcasts = DeliveryWorker(
+                    connection: broadcastConnection, broadcasts: { clients.broadcasts($0) }, logger: logger)
+                let starts = DeliveryWorker(
+                    connection: broadcastConnection, starts: .apns({ clients.client($0) }), logger: logger)
+                workers += startsThen(work(starts, .starts), work(broadcasts, .broadcasts))
             }
             if let fcmClient {
                 let fcmConnection = try await PostgresConnection.connect(url)
                 opened.append(fcmConnection)
-                let worker = DeliveryWorker(
-                    connection: fcmConnection, transport: .fcm(fcmClient), logger: Runtime.logger)
-                let starter = StartWorker(connection: fcmConnection, transport: .fcm(fcmClient), logger: Runtime.logger)
-                workers += startsThen(starter, label: " through FCM") {
-                    .pushes(try await worker.run(untilEmpty: untilEmpty), via: "FCM")
-                }
+                let pushes = DeliveryWorker(connection: fcmConnection, transport: .fcm(fcmClient), logger: logger)
+                let starts = DeliveryWorker(connection: fcmConnection, starts: .fcm(fcmClient), logger: logger)
+                workers += startsThen(work(starts, .starts), work(pushes, .pushes))
             }
             let tasks = workers
-            let totals = try await withThrowingTaskGroup(of: Finished.self) { group in
-                for work in tasks { group.addTask(operation: work) }
+            let totals = try await withThrowingTaskGroup(of: [Finished]?.self) { group in
+                for work in tasks { group.addTask { try await work() } }
                 // The tick scheduler runs beside the workers (as in `serve`): coalesced updates whose
                 // interval closed, and ends before Apple's 8-hour limit, go into the outbox on the wall clock.
                 group.addTask {
                     try await PushScheduler.run(url: url, planner: PushPlanner(), logger: Runtime.logger)
-                    return .scheduler
+                    return nil
                 }
                 defer { group.cancelAll() }
-                var pushes = DeliveryRound()
-                var broadcasts = BroadcastRound()
+                var totals = Totals()
                 var finished = 0
                 while let result = try await group.next() {
-                    switch result {
-                    case .pushes(let total, let via):
-                        pushes.add(total)
-                        pushes.paused = pushes.paused ?? total.paused.map { "\(via) said \($0)" }
-                    case .broadcasts(let total): broadcasts = total
-                    case .starts(let paused): pushes.paused = pushes.paused ?? paused
-                    case .scheduler: continue
+                    guard let result else { continue }  // the scheduler
+                    for (kind, round, via) in result {
+                        switch kind {
+                        case .pushes: totals.pushes.add(round)
+                        case .broadcasts: totals.broadcasts.add(round)
+                        case .starts: totals.starts.add(round)
+                        }
+                        let said: (String) -> String =
+                            kind == .starts
+                            ? { "push-to-start\(via == "FCM" ? " through FCM" : ""): \($0)" } : { "\(via) said \($0)" }
+                        totals.paused = totals.paused ?? round.paused.map(said)
                     }
                     finished += 1
                     // Until empty: every worker done. Otherwise the first that stops (paused) ends the run.
-                    if finished == tasks.count || !untilEmpty { return (pushes, broadcasts) }
+                    if finished == tasks.count || !untilEmpty { return totals }
                 }
                 throw CancellationError()
             }

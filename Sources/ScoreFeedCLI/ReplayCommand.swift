@@ -127,13 +127,11 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         if let delivery {
             // Traced like `deliver` when an OTLP endpoint is set (the replay before it is not).
-            let (total, broadcasts) = try await TracingBootstrap.withTracing(Runtime.environment) {
+            let totals = try await TracingBootstrap.withTracing(Runtime.environment) {
                 try await DeliverCommand.deliver(connection, settings: delivery, untilEmpty: true)
             }
-            DeliverCommand.report(total, broadcasts)
-            if let paused = total.paused ?? broadcasts.paused {
-                throw CLIError("delivery paused: \(paused)")
-            }
+            DeliverCommand.report(totals)
+            if let paused = totals.paused { throw CLIError("delivery paused: \(paused)") }
         }
         await connection.close()
         if !summary.failures.isEmpty {

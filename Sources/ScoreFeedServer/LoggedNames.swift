@@ -36,9 +36,8 @@ extension LeaderService: CustomStringConvertible { var description: String { "Le
 extension ChangeFeedService: CustomStringConvertible { var description: String { "ChangeFeedService" } }
 extension DeliveryService: CustomStringConvertible { var description: String { "DeliveryService" } }
 extension ChannelJanitorService: CustomStringConvertible { var description: String { "ChannelJanitorService" } }
-extension BroadcastService: CustomStringConvertible { var description: String { "BroadcastService" } }
 extension DeliveryStarter: CustomStringConvertible {
-    var description: String { "DeliveryStarter(\(transport.name))" }
+    var description: String { "DeliveryStarter(\(name))" }
 }
 
 extension AppSettings: CustomStringConvertible {

@@ -148,10 +148,11 @@ public struct ScoreFeedServer: Sendable {
         ]
         if let tracing { services.insert(.init(service: tracing), at: 0) }
         if let broadcasts {
+            let worker = DeliveryRunner(
+                BroadcastQueue(client: broadcasts), target: "channel", what: "broadcast delivery", server: self)
             services.append(
                 .init(
-                    service: BroadcastService(
-                        client: broadcasts, metrics: metrics, devices: apns, database: database, logger: logger),
+                    service: DeliveryStarter(server: self, name: "broadcast", workers: [worker]),
                     successTerminationBehavior: .ignore))
         }
         if let channels {
@@ -164,15 +165,16 @@ public struct ScoreFeedServer: Sendable {
         if let apns {
             services.append(
                 .init(
-                    service: DeliveryStarter(server: self, transport: .apns(apns)), successTerminationBehavior: .ignore)
-            )
+                    service: DeliveryStarter(server: self, name: "APNs", workers: deliveryWorkers(.apns(apns))),
+                    successTerminationBehavior: .ignore))
         } else {
             logger.warning("push delivery is off (no APNs settings): pushes wait in the outbox")
         }
         if let fcm {
             services.append(
-                .init(service: DeliveryStarter(server: self, transport: .fcm(fcm)), successTerminationBehavior: .ignore)
-            )
+                .init(
+                    service: DeliveryStarter(server: self, name: "FCM", workers: deliveryWorkers(.fcm(fcm))),
+                    successTerminationBehavior: .ignore))
         } else {
             logger.info(
                 "FCM delivery is off (SCOREFEED_FCM_CREDENTIALS unset): FCM and Android pushes wait in the outbox")
@@ -187,6 +189,17 @@ public struct ScoreFeedServer: Sendable {
         logger.info("stopped")
     }
 
+    /// The workers of one transport: pushes to targets and push-to-start (APNs: to device tokens on the
+    /// push host; FCM: the devices registered through FCM).
+    private func deliveryWorkers(_ transport: DeliveryTransport) -> [DeliveryRunner] {
+        let target = transport.name == "FCM" ? "fcm" : "liveActivity"
+        return [
+            DeliveryRunner(PushQueue(transport: transport), target: target, what: "push delivery", server: self),
+            DeliveryRunner(
+                StartQueue(transport: transport), target: "pushToStart", what: "push-to-start", server: self),
+        ]
+    }
+
     private func observedProjector() -> Projector {
         var projector = self.projector
         let metrics = self.metrics
@@ -195,41 +208,45 @@ public struct ScoreFeedServer: Sendable {
     }
 }
 
-/// Runs the delivery worker on a connection of its own once the database is ready, and again on a
-/// new connection when that one is lost (the pushes it had claimed come back when their lease ends).
+/// Runs delivery workers side by side on a connection of its own once the database is ready, and
+/// again on a new connection when that one is lost (the messages they had claimed come back when
+/// their lease ends).
 struct DeliveryStarter: Service {
     let server: ScoreFeedServer
-    let transport: DeliveryTransport
+    /// What it delivers, in logs: `APNs`, `FCM`, `broadcast`.
+    let name: String
+    let workers: [DeliveryRunner]
 
     func run() async throws {
         _ = try await server.database.ready()
-        let (logger, metrics, url, transport) = (server.logger, server.metrics, server.database.url, transport)
-        let target = transport.name == "FCM" ? "fcm" : "liveActivity"
-        let service = transport.name.lowercased()
-        try await onOwnConnection(url: url, logger: logger, what: "\(transport.name) delivery") { connection in
-            var worker = DeliveryWorker(connection: connection, transport: transport, logger: logger)
-            worker.observe = { metrics.push(outcome: $0, reason: $1, target: target, service: service) }
-            let delivery = DeliveryService(worker: worker, drain: server.drain, url: url, logger: logger)
-            guard case .fcm = transport else { return try await delivery.run() }
-            // Through FCM, the push-to-start devices registered with an FCM registration get their
-            // starts beside (the APNs ones are started by the broadcast service).
-            var starts = StartWorker(connection: connection, transport: transport, logger: logger)
-            starts.observe = { metrics.push(outcome: $0, reason: $1, target: "pushToStart", service: service) }
-            try await withThrowingTaskGroup(of: Void.self) { [starts] group in
-                group.addTask { try await delivery.run() }
-                group.addTask {
-                    try await untilGracefulShutdown {
-                        let (_, _, paused) = try await starts.run(untilEmpty: false)
-                        if let paused {
-                            metrics.deliveryPaused(service: service)
-                            logger.critical("push-to-start through FCM is paused until restarted: \(paused)")
-                            try await gracefulShutdown()
-                        }
-                    }
-                }
-                try await group.next()
-                group.cancelAll()
+        let (logger, url, workers) = (server.logger, server.database.url, workers)
+        try await onOwnConnection(url: url, logger: logger, what: "\(name) delivery") { connection in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for worker in workers { group.addTask { try await worker.run(connection) } }
+                try await group.waitForAll()
             }
+        }
+    }
+}
+
+/// One delivery worker (``DeliveryWorker``) as a ``DeliveryService`` on a given connection, its
+/// outcomes counted under `target` in the metrics.
+struct DeliveryRunner: Sendable {
+    let run: @Sendable (PostgresConnection) async throws -> Void
+
+    /// - Parameters:
+    ///   - target: the metrics' kind of target (`liveActivity`, `fcm`, `channel`, `pushToStart`).
+    ///   - what: the delivery named in logs (`push delivery`, `broadcast delivery`, `push-to-start`).
+    init<Queue: DeliveryQueue>(_ queue: Queue, target: String, what: String, server: ScoreFeedServer) {
+        let (metrics, logger, drain, url) = (server.metrics, server.logger, server.drain, server.database.url)
+        let service = queue.service.lowercased()
+        run = { connection in
+            var worker = DeliveryWorker(connection: connection, queue: queue, logger: logger)
+            worker.observe = { metrics.push(outcome: $0, reason: $1, target: target, service: service) }
+            let delivery = DeliveryService(
+                worker: worker, drain: drain, url: url, logger: logger, what: what,
+                paused: { metrics.deliveryPaused(service: service) })
+            try await delivery.run()
         }
     }
 }

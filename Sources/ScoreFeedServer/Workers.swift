@@ -18,15 +18,19 @@ func untilGracefulShutdown(_ body: @escaping @Sendable () async throws -> Void) 
     }
 }
 
-/// The push delivery worker as a service. On graceful shutdown it claims nothing more and lets
-/// the round in flight finish for up to `drain`; what is still in flight then is cancelled and
-/// released at once (not left claimed until its lease ends).
-struct DeliveryService: Service {
-    let worker: DeliveryWorker
+/// A delivery worker as a service. On graceful shutdown it claims nothing more and lets the round in
+/// flight finish for up to `drain`; what is still in flight then is cancelled and released at once
+/// (not left claimed until its lease ends).
+struct DeliveryService<Queue: DeliveryQueue>: Service {
+    let worker: DeliveryWorker<Queue>
     let drain: Duration
-    /// The database to LISTEN on for new pushes (``ActivityPushes/channel``), which wake the worker.
+    /// The database to LISTEN on for new messages (``ActivityPushes/channel``), which wake the worker.
     let url: String
     let logger: Logger
+    /// The delivery named in logs (`push delivery`, `broadcast delivery`, `push-to-start`).
+    var what = "push delivery"
+    /// Told when delivery pauses (until the server is restarted).
+    var paused: @Sendable () -> Void = {}
 
     private final class Flag: Sendable {
         private let value = Atomic<Bool>(false)
@@ -35,7 +39,7 @@ struct DeliveryService: Service {
     }
 
     func run() async throws {
-        let (worker, drain, logger) = (self.worker, self.drain, self.logger)
+        let (worker, drain, logger, what, onPause) = (self.worker, self.drain, self.logger, self.what, self.paused)
         let stopping = Flag()
         let wakeup = DeliveryWakeup()
         let follower = LogFollower(url: url, channel: ActivityPushes.channel, logger: logger)
@@ -50,13 +54,13 @@ struct DeliveryService: Service {
             group.addTask {
                 let total = try await worker.run(untilEmpty: false, wakeup: wakeup, stop: { stopping.isSet })
                 if let paused = total.paused {
-                    logger.critical("push delivery is paused until restarted: \(worker.transport.name) said \(paused)")
+                    onPause()
+                    logger.critical("\(what) is paused until restarted: \(worker.queue.service) said \(paused)")
                     // Serve the rest (ingest, reads) until the server stops.
                     try? await gracefulShutdown()
                 }
                 logger.info(
-                    "delivery worker stopped",
-                    metadata: ["sent": "\(total.sent)", "released": "\(total.released)"])
+                    "\(what) stopped", metadata: ["sent": "\(total.sent)", "released": "\(total.released)"])
             }
             group.addTask {
                 do {
@@ -67,7 +71,7 @@ struct DeliveryService: Service {
                 stopping.set()
                 try? await Task.sleep(for: drain)
                 if !Task.isCancelled {
-                    logger.warning("delivery did not drain in time; releasing the pushes in flight")
+                    logger.warning("\(what) did not drain in time; releasing what is in flight")
                 }
             }
             try await group.next()
@@ -102,67 +106,6 @@ struct ChannelJanitorService: Service {
                 try await Task.sleep(for: interval)
             }
         }
-    }
-}
-
-/// The broadcast worker as a service: on a connection of its own (again after a lost one), woken by
-/// the outbox's notifications; it stops on graceful shutdown (what is in flight is released).
-struct BroadcastService: Service {
-    let client: @Sendable (PushEnvironment) -> APNsClient
-    let metrics: ServerMetrics
-    /// The device (push host) client, for push-to-start (none: starts wait in their outbox).
-    let devices: (@Sendable (PushEnvironment) -> APNsClient)?
-    let database: Database
-    let logger: Logger
-
-    func run() async throws {
-        _ = try await database.ready()
-        let (client, devices, url, logger, metrics) = (self.client, self.devices, database.url, self.logger, metrics)
-        try await untilGracefulShutdown {
-            try await onOwnConnection(url: url, logger: logger, what: "broadcast delivery") { connection in
-                let wakeup = DeliveryWakeup()
-                let follower = LogFollower(url: url, channel: ActivityPushes.channel, logger: logger)
-                var broadcaster = BroadcastWorker(connection: connection, client: client, logger: logger)
-                broadcaster.observe = { metrics.push(outcome: $0, reason: $1, target: "channel") }
-                let worker = broadcaster
-                let starts = devices.map { devices -> StartWorker in
-                    var starts = StartWorker(connection: connection, client: devices, logger: logger)
-                    starts.observe = { metrics.push(outcome: $0, reason: $1, target: "pushToStart") }
-                    return starts
-                }
-                let total = try await withThrowingTaskGroup(of: BroadcastRound?.self) { group in
-                    group.addTask {
-                        try await follower.run { _ in
-                            wakeup.signal()
-                            return false
-                        }
-                        return nil
-                    }
-                    group.addTask { try await worker.run(untilEmpty: false, wakeup: wakeup) }
-                    if let starts {
-                        group.addTask {
-                            // Starts go to device tokens, on the push host.
-                            let (_, _, paused) = try await starts.run(untilEmpty: false, wakeup: nil)
-                            if let paused {
-                                metrics.deliveryPaused(service: "apns")
-                                logger.critical("push-to-start is paused until restarted: APNs said \(paused)")
-                            }
-                            return nil
-                        }
-                    }
-                    defer { group.cancelAll() }
-                    while let result = try await group.next() {
-                        if let total = result { return total }
-                    }
-                    return BroadcastRound()
-                }
-                if let paused = total.paused {
-                    metrics.deliveryPaused(service: "apns")
-                    logger.critical("broadcast delivery is paused until restarted: APNs said \(paused)")
-                }
-            }
-        }
-        logger.info("broadcast worker stopped")
     }
 }
 

@@ -30,8 +30,8 @@ struct BroadcastDeliveryTests {
         return (planned, channelId)
     }
 
-    func worker(_ h: Harness, _ client: APNsClient) -> BroadcastWorker {
-        var worker = BroadcastWorker(connection: h.connection, client: { _ in client }, logger: quietLogger)
+    func worker(_ h: Harness, _ client: APNsClient) -> DeliveryWorker<BroadcastQueue> {
+        var worker = DeliveryWorker(connection: h.connection, broadcasts: { _ in client }, logger: quietLogger)
         worker.backoff = Backoff(base: .milliseconds(5), cap: .milliseconds(50))
         return worker
     }

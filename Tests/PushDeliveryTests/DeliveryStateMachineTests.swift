@@ -8,7 +8,7 @@ import Testing
 /// The delivery pipeline's decisions, input by input: no socket, no database, no clock.
 @Suite("the delivery worker's state machine")
 struct DeliveryStateMachineTests {
-    typealias Machine = DeliveryStateMachine
+    typealias Machine = DeliveryStateMachine<OutboxPush, Outbox.Attempt>
     typealias Attempt = Outbox.Attempt
 
     static func push(_ id: Int, attempts: Int = 1) -> OutboxPush {

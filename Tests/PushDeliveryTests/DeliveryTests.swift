@@ -31,7 +31,7 @@ struct Harness {
     }
 
     /// A worker with millisecond backoffs so retries happen within the test.
-    func worker(_ client: APNsClient, lease: Int = 30) -> DeliveryWorker {
+    func worker(_ client: APNsClient, lease: Int = 30) -> DeliveryWorker<PushQueue> {
         var worker = DeliveryWorker(connection: connection, client: { _ in client }, logger: quietLogger)
         worker.backoff = Backoff(base: .milliseconds(5), cap: .milliseconds(50))
         worker.lease = lease

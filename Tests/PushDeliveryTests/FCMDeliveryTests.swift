@@ -17,7 +17,7 @@ struct FCMHarness {
     let client: FCMClient
 
     /// A worker with millisecond backoffs so retries happen within the test.
-    func worker() -> DeliveryWorker {
+    func worker() -> DeliveryWorker<PushQueue> {
         var worker = DeliveryWorker(connection: connection, transport: .fcm(client), logger: quietLogger)
         worker.backoff = Backoff(base: .milliseconds(5), cap: .milliseconds(50))
         worker.batchSize = 50
@@ -248,10 +248,10 @@ extension FCMDeliveryTests {
             try await replay(file, h.connection)
             // The APNs start worker leaves them alone.
             #expect(try await h.connection.transaction { try Devices.claimStarts(limit: 10, lease: 1, in: $0) }.isEmpty)
-            var starts = StartWorker(connection: h.connection, transport: .fcm(h.client), logger: quietLogger)
+            var starts = DeliveryWorker(connection: h.connection, starts: .fcm(h.client), logger: quietLogger)
             starts.backoff = Backoff(base: .milliseconds(5), cap: .milliseconds(50))
-            let (sent, failed, paused) = try await starts.run(untilEmpty: true)
-            #expect((sent, failed) == (2, 0) && paused == nil)
+            let total = try await starts.run(untilEmpty: true)
+            #expect((total.sent, total.failed) == (2, 0) && total.paused == nil)
             for (token, registration) in zip(tokens, registrations) {
                 let received = h.sandbox.accepted().filter { $0.target == registration }
                 #expect(received.count == 1)

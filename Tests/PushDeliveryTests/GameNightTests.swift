@@ -54,10 +54,10 @@ struct GameNightTests {
         let client = try h.client()
         let backoff = Backoff(base: .milliseconds(5), cap: .milliseconds(50))
         _ = try await h.worker(client).run(untilEmpty: true)
-        var broadcasts = BroadcastWorker(connection: h.connection, client: { _ in client }, logger: quietLogger)
+        var broadcasts = DeliveryWorker(connection: h.connection, broadcasts: { _ in client }, logger: quietLogger)
         broadcasts.backoff = backoff
         _ = try await broadcasts.run(untilEmpty: true)
-        var starts = StartWorker(connection: h.connection, client: { _ in client }, logger: quietLogger)
+        var starts = DeliveryWorker(connection: h.connection, starts: .apns({ _ in client }), logger: quietLogger)
         starts.backoff = backoff
         _ = try await starts.run(untilEmpty: true)
         try await client.shutdown()

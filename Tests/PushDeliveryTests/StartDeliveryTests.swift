@@ -38,8 +38,10 @@ struct StartDeliveryTests {
             // The app reports its update token while the game is on (after the end it would be refused).
             let gameId = try await replayWithDevice(h, holdingTheEnd: true)
             let client = try h.client()
-            let total = try await StartWorker(connection: h.connection, client: { _ in client }, logger: quietLogger)
-                .run(untilEmpty: true)
+            let total = try await DeliveryWorker(
+                connection: h.connection, starts: .apns({ _ in client }), logger: quietLogger
+            )
+            .run(untilEmpty: true)
             try await client.shutdown()
             #expect(total.sent == 1 && total.failed == 0)
             let token = starter
@@ -67,7 +69,7 @@ struct StartDeliveryTests {
             let gameId = try await replayWithDevice(h)
             await h.sandbox.inject(.dropConnection, count: 1, token: starter)
             let client = try h.client()
-            let worker = StartWorker(connection: h.connection, client: { _ in client }, logger: quietLogger)
+            let worker = DeliveryWorker(connection: h.connection, starts: .apns({ _ in client }), logger: quietLogger)
             let total = try await worker.run(untilEmpty: true)
             try await client.shutdown()
             #expect(total.sent == 0 && total.failed == 1)
@@ -85,11 +87,11 @@ struct StartDeliveryTests {
             await h.sandbox.inject(.tooManyRequests, count: 1, token: starter)
             await h.sandbox.inject(.unregistered(timestamp: 1_900_000_000_000), count: 1, token: starter)
             let client = try h.client()
-            var worker = StartWorker(connection: h.connection, client: { _ in client }, logger: quietLogger)
+            var worker = DeliveryWorker(connection: h.connection, starts: .apns({ _ in client }), logger: quietLogger)
             worker.backoff = Backoff(base: .milliseconds(5), cap: .milliseconds(20))
             let total = try await worker.run(untilEmpty: true)
             try await client.shutdown()
-            #expect(total.failed == 1)
+            #expect(total.deactivated == 1 && total.failed == 0)
             let start = try await h.connection.withSession { try Devices.starts(gameId: gameId, in: $0) }.first
             #expect(start?.attempts == 2 && start?.state == "failed")
             let device = try await h.connection.withSession { try Devices.list(in: $0) }.first

@@ -1,0 +1,178 @@
+import APNs
+import FCM
+import Foundation
+import Logging
+import PostgresClient
+import Retry
+import ScoreStore
+
+/// Pushes to one target each (the `activity_pushes` outbox, ``Outbox``): Live Activity tokens straight
+/// to APNs, or, through FCM, iOS activities registered with an FCM token and Android followers. A
+/// target's pushes go in timestamp order; Apple's (``PushVerdict``) or Google's (``FCMVerdict``)
+/// answers decide each outcome.
+public struct PushQueue: DeliveryQueue {
+    public let transport: DeliveryTransport
+    public let batchSize = 1000
+
+    public init(transport: DeliveryTransport) {
+        self.transport = transport
+    }
+
+    public var service: String { transport.name }
+
+    public func claim(limit: Int, lease: Int, in tx: PostgresSession) throws -> [OutboxPush] {
+        try Outbox.claim(limit: limit, lease: lease, routes: transport.routes, in: tx)
+    }
+
+    public func pending(in session: PostgresSession) throws -> (count: Int, nextIn: Double?) {
+        try Outbox.pending(routes: transport.routes, in: session)
+    }
+
+    public func record(_ attempts: [Outbox.Attempt], in tx: PostgresSession) throws {
+        try Outbox.record(attempts, in: tx)
+    }
+
+    public func release(_ messages: [OutboxPush], in tx: PostgresSession) throws {
+        try Outbox.release(messages.map(\.id), in: tx)
+    }
+
+    public func observation(of attempt: Outbox.Attempt) -> (outcome: String, reason: String?) {
+        (attempt.outcome.label, attempt.reason)
+    }
+
+    public func pauseMessage(_ reason: String) -> String {
+        switch transport {
+        case .apns:
+            "APNs rejected the provider token (\(reason)): check SCOREFEED_APNS_KEY_ID, SCOREFEED_APNS_TEAM_ID and the .p8 key; delivery is paused"
+        case .fcm:
+            "FCM delivery is paused: \(reason); fix the SCOREFEED_FCM_* settings or the APNs key uploaded to Firebase, then restart"
+        }
+    }
+
+    /// Sends a round wave by wave; returns its counts, the attempts to record, and the pushes a pause
+    /// held back (never sent: to release).
+    public func send(_ pushes: [OutboxPush], backoff: Backoff, logger: Logger) async -> DeliverySent<
+        OutboxPush, Outbox.Attempt
+    > {
+        var round = DeliveryRound()
+        round.claimed = pushes.count
+        // Concurrent across targets, in timestamp order within one: wave k holds the k-th push of
+        // every target and goes out as one batch once wave k-1 is answered. (A push that must be
+        // retried does not hold back the later pushes of its target: those go on, and the phone
+        // ignores an update older than the one it shows.)
+        let byTarget = Dictionary(grouping: pushes, by: \.activityId).values.map {
+            $0.sorted { $0.timestamp < $1.timestamp }
+        }
+        let waves = (0..<(byTarget.map(\.count).max() ?? 0)).map { rank in
+            byTarget.compactMap { $0.count > rank ? $0[rank] : nil }
+        }
+        var records: [Outbox.Attempt] = []
+        var withheld: [OutboxPush] = []
+        records.reserveCapacity(pushes.count)
+        for wave in waves {
+            // Paused (the provider's credentials were refused): the rest of the round is not sent; it
+            // waits, untouched, like the pushes of the wave that found out.
+            if round.paused != nil {
+                withheld += wave
+                continue
+            }
+            switch transport {
+            case .apns(let client):
+                records += await sendToAPNs(wave, client: client, backoff: backoff, logger: logger, round: &round)
+            case .fcm(let client):
+                records += await sendToFCM(wave, client: client, backoff: backoff, logger: logger, round: &round)
+            }
+        }
+        return DeliverySent(round: round, attempts: records, withheld: withheld)
+    }
+
+    private func sendToAPNs(
+        _ wave: [OutboxPush], client: @Sendable (PushEnvironment) -> APNsClient, backoff: Backoff, logger: Logger,
+        round: inout DeliveryRound
+    ) async -> [Outbox.Attempt] {
+        var results: [(OutboxPush, APNsResult)] = []
+        let byEnvironment = Dictionary(grouping: wave, by: \.environment)
+        let spans = byEnvironment.mapValues { DeliveryTrace.start($0, service: service) }
+        await withTaskGroup(of: [(OutboxPush, APNsResult)].self) { group in
+            for (environment, batch) in byEnvironment {
+                let client = client(environment)
+                group.addTask { Array(zip(batch, await client.send(batch.map(Self.request)))) }
+            }
+            for await done in group { results += done }
+        }
+        let cancelled = Task.isCancelled
+        let now = Date()
+        let attempts = results.map { push, result in
+            let reason = result.reason ?? result.error.map { "\($0.code.rawValue)" }
+            let (outcome, pause) = PushVerdict.decide(
+                result, for: push, cancelled: cancelled, backoff: backoff, now: now,
+                unitRandom: Double.random(in: 0...1))
+            round.count(outcome, pause: pause)
+            log(outcome, push: push, status: result.status, logger: logger)
+            return Outbox.Attempt(push, status: result.status, reason: reason, outcome: outcome)
+        }
+        for (environment, span) in spans {
+            DeliveryTrace.end(span, answers: attempts.lazy.filter { $0.push.environment == environment })
+        }
+        return attempts
+    }
+
+    private func sendToFCM(
+        _ wave: [OutboxPush], client: FCMClient, backoff: Backoff, logger: Logger, round: inout DeliveryRound
+    ) async -> [Outbox.Attempt] {
+        let now = Date()
+        let span = DeliveryTrace.start(wave, service: service)
+        let results = await client.send(wave.map { FCMVerdict.message(for: $0, now: now) })
+        let cancelled = Task.isCancelled
+        let answered = Date()
+        let attempts = zip(wave, results).map { push, result in
+            let (outcome, pause) = FCMVerdict.decide(
+                result, for: push, cancelled: cancelled, backoff: backoff, now: answered,
+                unitRandom: Double.random(in: 0...1))
+            round.count(outcome, pause: pause)
+            log(outcome, push: push, status: result.status, logger: logger)
+            return Outbox.Attempt(push, status: result.status, reason: FCMVerdict.reason(result), outcome: outcome)
+        }
+        DeliveryTrace.end(span, answers: attempts)
+        return attempts
+    }
+
+    private func log(_ outcome: Outbox.Outcome, push: OutboxPush, status: Int?, logger: Logger) {
+        switch outcome {
+        case .deactivate(let why):
+            logger.notice(
+                "\(service) says the target is gone; deactivated it",
+                metadata: ["target.id": "\(push.activityId)", "push.reason": "\(why)"])
+        case .failed(let why):
+            logger.error(
+                "\(service): a push failed for good, not retried (a refusal is a bug upstream of delivery)",
+                metadata: ["push.id": "\(push.id)", "push.status": "\(status ?? 0)", "push.reason": "\(why)"])
+        case .sent, .retry, .release:
+            break
+        }
+    }
+
+    static func request(_ push: OutboxPush) -> APNsRequest {
+        APNsRequest(
+            deviceToken: push.pushToken, payload: Array(push.payload.utf8),
+            priority: push.priority == 10 ? .immediately : .consideringDevicePower,
+            expiration: Int64(push.expiration), apnsId: UUID(uuidString: push.apnsId) ?? UUID())
+    }
+}
+
+extension DeliveryWorker where Queue == PushQueue {
+    /// The worker of pushes to targets, through `transport`.
+    public init(connection: PostgresConnection, transport: DeliveryTransport, logger: Logger) {
+        self.init(connection: connection, queue: PushQueue(transport: transport), logger: logger)
+    }
+
+    /// The worker of pushes to Live Activity tokens, straight to APNs.
+    public init(
+        connection: PostgresConnection, client: @escaping @Sendable (PushEnvironment) -> APNsClient, logger: Logger
+    ) {
+        self.init(connection: connection, transport: .apns(client), logger: logger)
+    }
+
+    /// Where the pushes go.
+    public var transport: DeliveryTransport { queue.transport }
+}
