@@ -47,7 +47,7 @@ public struct BroadcastQueue: DeliveryQueue {
     }
 
     public func release(_ messages: [BroadcastPush], in tx: PostgresSession) throws {
-        try Broadcasts.record(messages.map { ($0, nil, nil, .release) }, in: tx)
+        try Broadcasts.release(messages.map(\.id), in: tx)
     }
 
     public func observation(of attempt: Attempt) -> (outcome: String, reason: String?) {
@@ -126,17 +126,5 @@ extension DeliveryWorker where Queue == BroadcastQueue {
         logger: Logger
     ) {
         self.init(connection: connection, queue: BroadcastQueue(client: client), logger: logger)
-    }
-}
-
-extension Broadcasts.Outcome {
-    /// The outcome's name in metrics and traces.
-    var label: String {
-        switch self {
-        case .sent: "sent"
-        case .retry: "retry"
-        case .failed: "failed"
-        case .release: "released"
-        }
     }
 }

@@ -50,12 +50,12 @@ public struct StartQueue: DeliveryQueue {
     }
 
     public func record(_ attempts: [Attempt], in tx: PostgresSession) throws {
-        try Devices.recordStarts(attempts.map { ($0.start, $0.status, $0.outcome) }, in: tx)
+        try Devices.recordStarts(attempts.map { ($0.start, $0.status, $0.reason, $0.outcome) }, in: tx)
     }
 
     /// Starts claimed and never sent (a start that may have reached the service is never released).
     public func release(_ messages: [DeviceStart], in tx: PostgresSession) throws {
-        try Devices.recordStarts(messages.map { ($0, nil, .release) }, in: tx)
+        try Devices.releaseStarts(messages.map(\.id), in: tx)
     }
 
     public func observation(of attempt: Attempt) -> (outcome: String, reason: String?) {
@@ -180,17 +180,5 @@ extension DeliveryWorker where Queue == StartQueue {
     /// The worker of push-to-start requests, through `transport`.
     public init(connection: PostgresConnection, starts transport: DeliveryTransport, logger: Logger) {
         self.init(connection: connection, queue: StartQueue(transport: transport), logger: logger)
-    }
-}
-
-extension Devices.StartOutcome {
-    /// The outcome's name in metrics and traces.
-    var label: String {
-        switch self {
-        case .sent: "sent"
-        case .retry: "retry"
-        case .failed(_, let deactivate): deactivate ? "deactivated" : "failed"
-        case .release: "released"
-        }
     }
 }

@@ -28,6 +28,19 @@ public struct ActivityDelivery: Sendable, Equatable {
 
     /// Planned in all.
     public var planned: Int { pushes.values.reduce(0, +) }
+
+    /// The last answer to a push of the activity `$1` (`status`, `reason`, `outcome`, `at`): the newer
+    /// of its last attempt that did not succeed (`delivery_attempts`) and its last push accepted (a success
+    /// is kept on the push: `sent_at`, status 200).
+    static let lastAnswer = """
+        SELECT status, reason, outcome, at FROM (
+            (SELECT a.status, a.reason, a.outcome, a.attempted_at AS at, a.id AS tie FROM delivery_attempts a
+             JOIN activity_pushes p ON p.id = a.push_id WHERE p.activity_id = $1 ORDER BY a.id DESC LIMIT 1)
+            UNION ALL
+            (SELECT p.last_status, NULL, 'sent', p.sent_at, 0 FROM activity_pushes p
+             WHERE p.activity_id = $1 AND p.state = 'sent' ORDER BY p.sent_at DESC LIMIT 1)
+        ) answers ORDER BY at DESC, tie DESC LIMIT 1
+        """
 }
 
 extension Activities {
@@ -58,13 +71,12 @@ extension Activities {
         }
         let answer = try session.query(
             """
-            SELECT a.status, a.reason, a.outcome, a.attempted_at FROM push_attempts a
-            JOIN activity_pushes p ON p.id = a.push_id WHERE p.activity_id = $1 ORDER BY a.id DESC LIMIT 1
+            \(ActivityDelivery.lastAnswer)
             """, [activity.id])
         let last = try answer.rows.first.map { row in
             ActivityDelivery.Answer(
                 status: try row.optionalInt("status"), reason: try row.text("reason"),
-                outcome: try row.string("outcome"), at: try row.date("attempted_at"))
+                outcome: try row.string("outcome"), at: try row.date("at"))
         }
         // An activity a push-to-start made with `input-push-channel` listens to that channel.
         let channel = try session.query(

@@ -94,10 +94,26 @@ public enum Broadcasts {
         case retry(after: Double)
         case failed(reason: String)
         case release
+
+        /// The outcome's name in `delivery_attempts`, metrics and traces.
+        public var label: String {
+            switch self {
+            case .sent: "sent"
+            case .retry: "retry"
+            case .failed: "failed"
+            case .release: "released"
+            }
+        }
+
+        /// Why it failed, when it did.
+        var reason: String? {
+            if case .failed(let why) = self { return why }
+            return nil
+        }
     }
 
     /// Records outcomes; a sent broadcast supersedes the older ones of its channel still waiting, and
-    /// a sent end every other one left.
+    /// a sent end every other one left. Each attempt that did not succeed joins `delivery_attempts`.
     public static func record(
         _ results: [(push: BroadcastPush, status: Int?, reason: String?, outcome: Outcome)], in tx: PostgresSession
     ) throws {
@@ -126,6 +142,27 @@ public enum Broadcasts {
             }
         }
         try Outbox.markSent(sent, table: "broadcast_pushes", target: "channel_row", newer: "broadcast", in: tx)
+        let unsuccessful = results.filter { $0.outcome != .sent }
+        guard !unsuccessful.isEmpty else { return }
+        try tx.query(
+            """
+            INSERT INTO delivery_attempts (broadcast_id, status, reason, outcome)
+            SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
+            """,
+            [
+                unsuccessful.map(\.push.id), unsuccessful.map(\.status),
+                unsuccessful.map { $0.outcome.reason ?? $0.reason }, unsuccessful.map(\.outcome.label),
+            ])
+    }
+
+    /// Gives claimed broadcasts that were never sent back at once (the claim's attempt not counted).
+    public static func release(_ ids: [Int], in tx: PostgresSession) throws {
+        guard !ids.isEmpty else { return }
+        try tx.query(
+            """
+            UPDATE broadcast_pushes SET claimed_until = NULL, attempts = greatest(attempts - 1, 0)
+            WHERE id = ANY($1::bigint[]) AND state = 'pending'
+            """, [ids])
     }
 
     /// Every broadcast of a game, in planning order.

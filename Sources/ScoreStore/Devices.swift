@@ -184,13 +184,30 @@ public enum Devices {
         /// Never sent again; `deactivate` also retires the device's start token.
         case failed(reason: String, deactivate: Bool)
         case release
+
+        /// The outcome's name in `delivery_attempts`, metrics and traces.
+        public var label: String {
+            switch self {
+            case .sent: "sent"
+            case .retry: "retry"
+            case .failed(_, let deactivate): deactivate ? "deactivated" : "failed"
+            case .release: "released"
+            }
+        }
+
+        /// Why it failed, when it did.
+        var reason: String? {
+            if case .failed(let why, _) = self { return why }
+            return nil
+        }
     }
 
-    /// Records the outcomes of starts.
+    /// Records the outcomes of starts (`reason`: the service's, for the history); each attempt that did
+    /// not succeed joins `delivery_attempts`.
     public static func recordStarts(
-        _ results: [(start: DeviceStart, status: Int?, outcome: StartOutcome)], in tx: PostgresSession
+        _ results: [(start: DeviceStart, status: Int?, reason: String?, outcome: StartOutcome)], in tx: PostgresSession
     ) throws {
-        for (start, status, outcome) in results {
+        for (start, status, _, outcome) in results {
             switch outcome {
             case .sent:
                 try tx.query(
@@ -219,6 +236,27 @@ public enum Devices {
                     [start.id])
             }
         }
+        let unsuccessful = results.filter { $0.outcome != .sent }
+        guard !unsuccessful.isEmpty else { return }
+        try tx.query(
+            """
+            INSERT INTO delivery_attempts (start_id, status, reason, outcome)
+            SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
+            """,
+            [
+                unsuccessful.map(\.start.id), unsuccessful.map(\.status),
+                unsuccessful.map { $0.outcome.reason ?? $0.reason }, unsuccessful.map(\.outcome.label),
+            ])
+    }
+
+    /// Gives claimed starts that were never sent back at once (the claim's attempt not counted).
+    public static func releaseStarts(_ ids: [Int], in tx: PostgresSession) throws {
+        guard !ids.isEmpty else { return }
+        try tx.query(
+            """
+            UPDATE device_starts SET claimed_until = NULL, attempts = greatest(attempts - 1, 0)
+            WHERE id = ANY($1::bigint[]) AND state = 'pending'
+            """, [ids])
     }
 
     /// The activity the app reported after a start (its update token) joins that start.

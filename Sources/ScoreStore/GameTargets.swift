@@ -22,7 +22,7 @@ public struct GameTarget: Sendable, Equatable {
         /// APNs' or FCM's HTTP status; `nil` when the network failed.
         public var status: Int?
         public var reason: String?
-        /// `sent`, `failed`, `retry`… (`push_attempts.outcome`), or the push's state when no attempt
+        /// `sent`, `failed`, `retry`… (`delivery_attempts.outcome`), or the push's state when no attempt
         /// is recorded apart (broadcasts, starts).
         public var outcome: String
         /// When; `nil` when not recorded (a broadcast or start that was not accepted).
@@ -121,8 +121,13 @@ public enum GameTargets {
                        AS budget_used
             FROM activity_pushes WHERE activity_id = a.id) p ON true
         LEFT JOIN LATERAL (
-            SELECT x.status, x.reason, x.outcome, x.attempted_at FROM push_attempts x
-            JOIN activity_pushes q ON q.id = x.push_id WHERE q.activity_id = a.id ORDER BY x.id DESC LIMIT 1
+            SELECT status, reason, outcome, at AS attempted_at FROM (
+                (SELECT x.status, x.reason, x.outcome, x.attempted_at AS at, x.id AS tie FROM delivery_attempts x
+                 JOIN activity_pushes q ON q.id = x.push_id WHERE q.activity_id = a.id ORDER BY x.id DESC LIMIT 1)
+                UNION ALL
+                (SELECT q.last_status, NULL, 'sent', q.sent_at, 0 FROM activity_pushes q
+                 WHERE q.activity_id = a.id AND q.state = 'sent' ORDER BY q.sent_at DESC LIMIT 1)
+            ) answers ORDER BY at DESC, tie DESC LIMIT 1
         ) t ON true
         WHERE a.game_id = $1 AND a.app = $2
         UNION ALL

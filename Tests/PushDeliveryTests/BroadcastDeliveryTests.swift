@@ -64,6 +64,12 @@ struct BroadcastDeliveryTests {
             let total = try await worker(h, client).run(untilEmpty: true)
             try await client.shutdown()
             #expect(total.retried >= 6)
+            // What did not succeed is in the history, one row per attempt; a success is not.
+            let history = try await h.connection.query(
+                "SELECT outcome, status FROM delivery_attempts WHERE broadcast_id IS NOT NULL ORDER BY id"
+            ).rows.map { (try $0.string("outcome"), try $0.optionalInt("status")) }
+            #expect(history.count == total.retried + total.failed && history.allSatisfy { $0.0 != "sent" })
+            #expect(history.filter { $0.1 == 429 }.count == 3 && history.filter { $0.1 == 500 }.count == 3)
             let final = try await h.connection.withSession { try Broadcasts.forGame(planned[0].gameId, in: $0) }
             #expect(final.allSatisfy { $0.state == "sent" || $0.state == "superseded" }, "\(final.map(\.state))")
             #expect(final.last?.state == "sent" && final.last?.event == .end)
