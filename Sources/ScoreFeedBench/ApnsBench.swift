@@ -119,6 +119,13 @@ struct ApnsBench: AsyncParsableCommand {
 }
 
 /// User + system CPU time of this process so far, in seconds.
+/// The peak resident set of this process so far, in MB (10^6 bytes; `ru_maxrss` is in KiB on Linux).
+func peakResidentMegabytes() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) * 1024 / 1_000_000
+}
+
 func processCPUSeconds() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)

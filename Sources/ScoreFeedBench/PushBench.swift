@@ -77,6 +77,9 @@ struct PushBench: AsyncParsableCommand {
                     gameId: "bench", tokens: tokens, environment: .production, bundleId: "com.example.scores",
                     frequentUpdates: false, at: now.addingTimeInterval(-30), in: session)
             }
+            // The statistics a running database has: autovacuum analyzes a table after a bulk insert,
+            // but not within the second before the append; a fresh table's first plans assume it empty.
+            _ = try await connection.query("ANALYZE activities")
             let worker = DeliveryWorker(connection: deliveryConnection, client: { _ in client }, logger: Runtime.logger)
             // The connection and the JWT exist before the clock starts, as in a running server.
             _ = await client.send(
@@ -158,6 +161,9 @@ struct PushBench: AsyncParsableCommand {
                 // the activities to the last push recorded (issue 28: per added activity, the
                 // difference of two runs divided by the difference of their activities).
                 "rowWrites": Double(writes),
+                // The peak resident set of this process (with an in-process local APNs server, that
+                // server's record of every delivery too: use --env-file for the worker's alone).
+                "peakRSSMegabytes": rounded(peakResidentMegabytes(), places: 1),
             ]
             if let sandbox {
                 // Acceptance times as the local APNs server recorded them.

@@ -271,22 +271,20 @@ public enum Activities {
     ) throws -> [String: [StoredTarget]] {
         var ids: [Int]?
         if let upToDateLimit {
+            // Per game, the first up-to-date activities by id, read in index order (`activities_game_order`)
+            // and no further: a game of 100,000 activities costs what one of 100 does.
             let candidates = try session.query(
                 """
-                SELECT a.id, a.game_id FROM activities a LEFT JOIN score_states s ON s.game_id = a.game_id
-                WHERE a.game_id = ANY($1::text[]) AND a.active AND a.topic IS NULL
-                  AND a.planned_position = coalesce(s.position, 0)
-                ORDER BY a.id
-                """, [gameIds])
-            var perGame: [String: Int] = [:]
-            ids = []
-            for row in candidates.rows {
-                let game = try row.string("game_id")
-                let taken = perGame[game, default: 0]
-                guard taken < upToDateLimit else { continue }
-                perGame[game] = taken + 1
-                ids!.append(try row.int("id"))
-            }
+                SELECT t.id FROM unnest($1::text[]) AS g(game_id)
+                LEFT JOIN score_states s ON s.game_id = g.game_id
+                CROSS JOIN LATERAL (
+                    SELECT a.id FROM activities a
+                    WHERE a.game_id = g.game_id AND a.active AND a.topic IS NULL
+                      AND a.planned_position = coalesce(s.position, 0)
+                    ORDER BY a.id LIMIT $2
+                ) t
+                """, [gameIds, min(upToDateLimit, Int(Int32.max))])
+            ids = try candidates.rows.map { try $0.int("id") }
             guard !ids!.isEmpty else { return [:] }
         }
         let result = try session.query(
