@@ -143,26 +143,15 @@ public enum Broadcasts {
         }
         try Outbox.markSent(sent, table: "broadcast_pushes", target: "channel_row", newer: "broadcast", in: tx)
         let unsuccessful = results.filter { $0.outcome != .sent }
-        guard !unsuccessful.isEmpty else { return }
-        try tx.query(
-            """
-            INSERT INTO delivery_attempts (broadcast_id, status, reason, outcome)
-            SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
-            """,
-            [
-                unsuccessful.map(\.push.id), unsuccessful.map(\.status),
-                unsuccessful.map { $0.outcome.reason ?? $0.reason }, unsuccessful.map(\.outcome.label),
-            ])
+        try DeliveryAttempts.insert(
+            .broadcast, ids: unsuccessful.map(\.push.id), statuses: unsuccessful.map(\.status),
+            reasons: unsuccessful.map { $0.outcome.reason ?? $0.reason }, outcomes: unsuccessful.map(\.outcome.label),
+            in: tx)
     }
 
     /// Gives claimed broadcasts that were never sent back at once (the claim's attempt not counted).
     public static func release(_ ids: [Int], in tx: PostgresSession) throws {
-        guard !ids.isEmpty else { return }
-        try tx.query(
-            """
-            UPDATE broadcast_pushes SET claimed_until = NULL, attempts = greatest(attempts - 1, 0)
-            WHERE id = ANY($1::bigint[]) AND state = 'pending'
-            """, [ids])
+        try Outbox.release(ids, table: "broadcast_pushes", in: tx)
     }
 
     /// Every broadcast of a game, in planning order.

@@ -237,26 +237,15 @@ public enum Devices {
             }
         }
         let unsuccessful = results.filter { $0.outcome != .sent }
-        guard !unsuccessful.isEmpty else { return }
-        try tx.query(
-            """
-            INSERT INTO delivery_attempts (start_id, status, reason, outcome)
-            SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
-            """,
-            [
-                unsuccessful.map(\.start.id), unsuccessful.map(\.status),
-                unsuccessful.map { $0.outcome.reason ?? $0.reason }, unsuccessful.map(\.outcome.label),
-            ])
+        try DeliveryAttempts.insert(
+            .start, ids: unsuccessful.map(\.start.id), statuses: unsuccessful.map(\.status),
+            reasons: unsuccessful.map { $0.outcome.reason ?? $0.reason }, outcomes: unsuccessful.map(\.outcome.label),
+            in: tx)
     }
 
     /// Gives claimed starts that were never sent back at once (the claim's attempt not counted).
     public static func releaseStarts(_ ids: [Int], in tx: PostgresSession) throws {
-        guard !ids.isEmpty else { return }
-        try tx.query(
-            """
-            UPDATE device_starts SET claimed_until = NULL, attempts = greatest(attempts - 1, 0)
-            WHERE id = ANY($1::bigint[]) AND state = 'pending'
-            """, [ids])
+        try Outbox.release(ids, table: "device_starts", in: tx)
     }
 
     /// The activity the app reported after a start (its update token) joins that start.

@@ -69,9 +69,16 @@ public enum Outbox {
 
     /// Gives claimed pushes back untouched (the attempt is not counted), for another round now.
     public static func release(_ ids: [Int], in tx: PostgresSession) throws {
+        try release(ids, table: "activity_pushes", in: tx)
+    }
+
+    /// Hands claimed messages of an outbox (`activity_pushes`, `broadcast_pushes`, `device_starts`)
+    /// that were never sent back at once, the claim's attempt not counted.
+    static func release(_ ids: [Int], table: String, in tx: PostgresSession) throws {
+        guard !ids.isEmpty else { return }
         try tx.query(
             """
-            UPDATE activity_pushes SET claimed_until = NULL, attempts = greatest(attempts - 1, 0)
+            UPDATE \(table) SET claimed_until = NULL, attempts = greatest(attempts - 1, 0)
             WHERE id = ANY($1::bigint[]) AND state = 'pending'
             """, [ids])
     }
@@ -167,16 +174,9 @@ public enum Outbox {
         // The history keeps what did not succeed (a retry, a failure, a deactivation, a release); a
         // success is the push's own state (`sent`, `sent_at`, status 200): one row write less per push.
         let unsuccessful = results.filter { $0.outcome != .sent }
-        guard !unsuccessful.isEmpty else { return }
-        try tx.query(
-            """
-            INSERT INTO delivery_attempts (push_id, status, reason, outcome)
-            SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
-            """,
-            [
-                unsuccessful.map(\.push.id), unsuccessful.map(\.status), unsuccessful.map(\.reason),
-                unsuccessful.map(\.outcome.label),
-            ])
+        try DeliveryAttempts.insert(
+            .push, ids: unsuccessful.map(\.push.id), statuses: unsuccessful.map(\.status),
+            reasons: unsuccessful.map(\.reason), outcomes: unsuccessful.map(\.outcome.label), in: tx)
     }
 
     /// Marks accepted pushes of an outbox (`activity_pushes` by `activity_id`, `broadcast_pushes` by
