@@ -44,12 +44,3 @@ public final class DeliveryWakeup: @unchecked Sendable {
         lock.withLock { signalled = false }
     }
 }
-
-extension DeliveryWakeup {
-    /// The pause of a worker whose claim found nothing: with `pending` rows waiting behind a retry's
-    /// backoff, at most 20 ms; with none, until `wakeup` is signalled or the poll interval passes.
-    static func idle(_ wakeup: DeliveryWakeup?, pending: Int, pollInterval: Double) async {
-        let pause = pending > 0 ? min(pollInterval, 0.02) : pollInterval
-        if let wakeup { await wakeup.wait(upTo: pause) } else { try? await Task.sleep(for: .seconds(pause)) }
-    }
-}

@@ -59,11 +59,7 @@ public struct StartQueue: DeliveryQueue {
     }
 
     public func observation(of attempt: Attempt) -> (outcome: String, reason: String?) {
-        switch attempt.outcome {
-        case .sent: ("sent", nil)
-        case .failed(let why, _): (attempt.outcome.label, why)
-        case .retry, .release: (attempt.outcome.label, attempt.reason)
-        }
+        (attempt.outcome.label, attempt.outcome == .sent ? nil : attempt.outcome.reason ?? attempt.reason)
     }
 
     public func pauseMessage(_ reason: String) -> String {

@@ -106,7 +106,7 @@ public enum Broadcasts {
         }
 
         /// Why it failed, when it did.
-        var reason: String? {
+        public var reason: String? {
             if case .failed(let why) = self { return why }
             return nil
         }

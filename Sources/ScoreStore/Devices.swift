@@ -196,7 +196,7 @@ public enum Devices {
         }
 
         /// Why it failed, when it did.
-        var reason: String? {
+        public var reason: String? {
             if case .failed(let why, _) = self { return why }
             return nil
         }
