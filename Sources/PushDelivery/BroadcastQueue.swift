@@ -5,7 +5,7 @@ import PostgresClient
 import Retry
 import ScoreStore
 
-/// Broadcasts to channels (the `broadcast_pushes` outbox, ``Broadcasts``): at most one broadcast per
+/// Broadcasts to channels (the outbox's kind `broadcast`, ``Broadcasts``): at most one broadcast per
 /// channel claimed, none of a channel with one on the wire, so a channel's broadcasts go in order; sent
 /// in one batch per environment; Apple's answers decide each outcome (``PushVerdict/broadcast(_:for:cancelled:backoff:now:unitRandom:)``):
 /// backoff while useful, a newer broadcast or the end accepted supersedes what waits. A channel APNs no

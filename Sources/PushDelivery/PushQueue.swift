@@ -6,7 +6,7 @@ import PostgresClient
 import Retry
 import ScoreStore
 
-/// Pushes to one target each (the `activity_pushes` outbox, ``Outbox``): Live Activity tokens straight
+/// Pushes to one target each (the outbox's kind `push`, ``Outbox``): Live Activity tokens straight
 /// to APNs, or, through FCM, iOS activities registered with an FCM token and Android followers. A
 /// target's pushes go in timestamp order; Apple's (``PushVerdict``) or Google's (``FCMVerdict``)
 /// answers decide each outcome.

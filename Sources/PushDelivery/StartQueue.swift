@@ -7,7 +7,7 @@ import Retry
 import ScoreStore
 import Tracing
 
-/// Push-to-start requests to devices' start tokens (the `device_starts` outbox, ``Devices``), straight
+/// Push-to-start requests to devices' start tokens (the outbox's kind `start`, ``Devices``), straight
 /// to APNs or, for devices registered through FCM, through FCM. A start whose answer was lost (no HTTP
 /// answer) is NOT sent again: APNs may have started the activity, and a second start would put a
 /// duplicate on the lock screen. Otherwise Apple's response table (``PushVerdict/start(_:for:cancelled:backoff:maximumAttempts:unitRandom:)``,

@@ -86,7 +86,7 @@ struct RetrosheetBench: AsyncParsableCommand {
             """
         ).rows.map { (try $0.string("name"), try $0.int("bytes")) }
         let megabytes = { (bytes: Int) in rounded(Double(bytes) / 1_048_576, places: 1) }
-        let outbox = try await connection.query("SELECT count(*) AS n FROM activity_pushes")[0].int("n")
+        let outbox = try await connection.query("SELECT count(*) AS n FROM outbox")[0].int("n")
         let again = ContinuousClock.now
         let second = try await Replayer(ingestor: Ingestor(connection: connection)).replay(games: games) { _, _ in }
         let againSeconds = (ContinuousClock.now - again) / .seconds(1)

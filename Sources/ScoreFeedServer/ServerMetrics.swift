@@ -26,7 +26,7 @@ public final class ServerMetrics: Sendable {
         "scorefeed_stream_disconnects_total": "Live streams the server ended or refused, by reason (streams).",
         "scorefeed_log_head_position": "Position of the newest event in the event log (log position).",
         "scorefeed_projection_lag_events": "Events in the log the projector has not applied yet (events).",
-        "scorefeed_outbox_depth": "Pushes pending delivery (pushes).",
+        "scorefeed_outbox_depth": "Messages pending delivery: pushes, broadcasts and starts (messages).",
         "scorefeed_activities_active":
             "Active Live Activities (through APNs or FCM), Android followers excluded (activities).",
         "scorefeed_followers_active": "Active Android followers (followers).",
@@ -133,7 +133,7 @@ public final class ServerMetrics: Sendable {
             """
             SELECT (SELECT coalesce(max(position), 0) FROM events) AS head,
                    (SELECT coalesce(max(position), 0) FROM projection_checkpoints WHERE name = $1) AS checkpoint,
-                   (SELECT count(*) FROM activity_pushes WHERE state = 'pending') AS pending,
+                   (SELECT count(*) FROM outbox WHERE state = 'pending') AS pending,
                    a.activities, a.followers,
                    (SELECT count(*) FROM nodes WHERE heartbeat_at > now() - make_interval(secs => $2)) AS nodes
             FROM (SELECT count(*) FILTER (WHERE route <> 'android') AS activities,

@@ -175,7 +175,7 @@ public enum Activities {
         // (a push on the wire keeps the route and token it was claimed for: ``Outbox/record(_:in:)``).
         try session.query(
             """
-            UPDATE activity_pushes SET route = $2, fcm_token = $3, fcm_kind = $4
+            UPDATE outbox SET route = $2, fcm_token = $3, fcm_kind = $4
             WHERE activity_id = $1 AND state = 'pending' AND (route, fcm_token, fcm_kind) IS DISTINCT FROM ($2::text, $3::text, $4::text)
             """, [activity.id, activity.route.rawValue, activity.fcm?.value, activity.fcm?.kind])
         return activity
@@ -251,7 +251,7 @@ public enum Activities {
                 WHERE \(condition) AND active
                 RETURNING id
             ), failed AS (
-                UPDATE activity_pushes p SET state = 'failed', last_reason = 'activity inactive', claimed_until = NULL
+                UPDATE outbox p SET state = 'failed', last_reason = 'activity inactive', claimed_until = NULL
                 FROM gone WHERE p.activity_id = gone.id AND p.state = 'pending'
             )\(also.map { ", also AS (\($0))" } ?? "")
             SELECT count(*) AS n FROM gone

@@ -35,9 +35,9 @@ public struct ActivityDelivery: Sendable, Equatable {
     static let lastAnswer = """
         SELECT status, reason, outcome, at FROM (
             (SELECT a.status, a.reason, a.outcome, a.attempted_at AS at, a.id AS tie FROM delivery_attempts a
-             JOIN activity_pushes p ON p.id = a.push_id WHERE p.activity_id = $1 ORDER BY a.id DESC LIMIT 1)
+             JOIN outbox p ON p.id = a.message_id WHERE p.activity_id = $1 ORDER BY a.id DESC LIMIT 1)
             UNION ALL
-            (SELECT p.last_status, NULL, 'sent', p.sent_at, 0 FROM activity_pushes p
+            (SELECT p.last_status, NULL, 'sent', p.sent_at, 0 FROM outbox p
              WHERE p.activity_id = $1 AND p.state = 'sent' ORDER BY p.sent_at DESC LIMIT 1)
         ) answers ORDER BY at DESC, tie DESC LIMIT 1
         """
@@ -59,7 +59,7 @@ extension Activities {
             SELECT state, count(*) AS n,
                    count(*) FILTER (WHERE state = 'sent' AND priority = 10 AND sent_at > $2) AS high,
                    max(sent_at) AS last_sent
-            FROM activity_pushes WHERE activity_id = $1 GROUP BY state
+            FROM outbox WHERE activity_id = $1 GROUP BY state
             """, [activity.id, now.addingTimeInterval(-3600)])
         var pushes: [String: Int] = [:]
         var high = 0
@@ -81,8 +81,8 @@ extension Activities {
         // An activity a push-to-start made with `input-push-channel` listens to that channel.
         let channel = try session.query(
             """
-            SELECT substring(payload from '"input-push-channel":"([^"]+)"') AS channel FROM device_starts
-            WHERE activity_id = $1 ORDER BY id DESC LIMIT 1
+            SELECT substring(payload from '"input-push-channel":"([^"]+)"') AS channel FROM outbox
+            WHERE started_activity_id = $1 ORDER BY id DESC LIMIT 1
             """, [activity.id]
         ).rows.first.flatMap { try? $0.text("channel") }
         return ActivityDelivery(

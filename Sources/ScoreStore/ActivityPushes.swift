@@ -60,7 +60,7 @@ public struct OutboxPush: Sendable, Equatable {
     }
 }
 
-/// The `activity_pushes` outbox.
+/// The outbox's pushes (kind `push`: one message to one target of `activities`), as planned and read.
 public enum ActivityPushes {
     /// The channel notified when a transaction writes pushes to the outbox.
     public static let channel = "scorefeed_pushes"
@@ -74,10 +74,10 @@ public enum ActivityPushes {
         try session.query("SELECT pg_notify('\(channel)', '')")
         try session.query(
             """
-            INSERT INTO activity_pushes (activity_id, game_id, position, apns_id, event, priority, aps_timestamp,
+            INSERT INTO outbox (kind, activity_id, game_id, position, apns_id, event, priority, aps_timestamp,
                                          expiration, reason, payload, send_at, next_attempt_at, route,
                                          fcm_token, fcm_kind, trace_parent)
-            SELECT u.a, u.g, u.p, md5(coalesce(act.push_token, act.fcm_token || ':' || act.game_id) || ':' || u.ts)::uuid,
+            SELECT 'push', u.a, u.g, u.p, md5(coalesce(act.push_token, act.fcm_token || ':' || act.game_id) || ':' || u.ts)::uuid,
                    u.e, u.pr, u.ts, u.x, u.r, u.pl, u.s, u.s, act.route, act.fcm_token, act.fcm_kind, $11::text
             FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::bigint[],
                         $8::text[], $9::text[], $10::timestamptz[]) AS u(a, g, p, e, pr, ts, x, r, pl, s)
@@ -124,7 +124,7 @@ public enum ActivityPushes {
     {
         let result = try session.query(
             """
-            SELECT p.state, count(*) AS n FROM activity_pushes p JOIN activities a ON a.id = p.activity_id
+            SELECT p.state, count(*) AS n FROM outbox p JOIN activities a ON a.id = p.activity_id
             WHERE p.game_id = $1 AND ($2::text IS NULL OR a.app = $2) GROUP BY p.state
             """, [gameId, app])
         var counts: [String: Int] = [:]
@@ -137,7 +137,7 @@ public enum ActivityPushes {
         let pushes = try decode(
             session.query(
                 """
-                SELECT DISTINCT ON (p.game_id) \(columns) FROM activity_pushes p JOIN activities a ON a.id = p.activity_id
+                SELECT DISTINCT ON (p.game_id) \(columns) FROM outbox p JOIN activities a ON a.id = p.activity_id
                 WHERE p.game_id = ANY($1::text[]) ORDER BY p.game_id, p.id DESC
                 """, [games]))
         return Dictionary(pushes.map { ($0.gameId, $0) }, uniquingKeysWith: { $1 })
@@ -153,8 +153,8 @@ public enum ActivityPushes {
             SELECT a.id, a.push_token, a.frequent_updates,
                    count(*) FILTER (WHERE p.priority = 10 AND p.aps_timestamp > last.ts - 3600) AS n
             FROM activities a
-            JOIN activity_pushes p ON p.activity_id = a.id
-            JOIN LATERAL (SELECT max(aps_timestamp) AS ts FROM activity_pushes WHERE activity_id = a.id) last ON true
+            JOIN outbox p ON p.activity_id = a.id
+            JOIN LATERAL (SELECT max(aps_timestamp) AS ts FROM outbox WHERE activity_id = a.id) last ON true
             WHERE a.game_id = $1 AND a.route <> 'android' AND ($2::text IS NULL OR a.app = $2)
             GROUP BY a.id, a.push_token, a.frequent_updates ORDER BY a.id
             """, [gameId, app])
@@ -163,7 +163,7 @@ public enum ActivityPushes {
         }
     }
 
-    /// The columns ``decode(_:)`` reads, of `activity_pushes p` and `activities a`. The route and the
+    /// The columns ``decode(_:)`` reads, of `outbox p` (a push) and `activities a`. The route and the
     /// FCM registration are the push's own (the ones it went by once sent; a re-registration by another
     /// route or FCM token changes only what still waits).
     public static let columns = """
@@ -172,7 +172,7 @@ public enum ActivityPushes {
         p.last_status, p.last_reason, a.registered_at, p.created_at, p.route, p.fcm_token, p.fcm_kind, p.trace_parent
         """
 
-    public static let select = "SELECT \(columns) FROM activity_pushes p JOIN activities a ON a.id = p.activity_id"
+    public static let select = "SELECT \(columns) FROM outbox p JOIN activities a ON a.id = p.activity_id"
 
     public static func decode(_ result: PostgresResult) throws -> [OutboxPush] {
         try result.rows.map { row in

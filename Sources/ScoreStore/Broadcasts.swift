@@ -2,7 +2,7 @@ import Foundation
 import LiveActivity
 import PostgresClient
 
-/// A broadcast waiting in (or gone through) the `broadcast_pushes` outbox.
+/// A broadcast waiting in (or gone through) the outbox (kind `broadcast`).
 public struct BroadcastPush: Sendable, Equatable {
     public var id: Int
     public var gameId: String
@@ -38,7 +38,7 @@ public struct BroadcastPush: Sendable, Equatable {
     }
 }
 
-/// The `broadcast_pushes` outbox: one channel's broadcasts in order, at least once.
+/// The outbox's broadcasts: one channel's broadcasts in order, at least once.
 public enum Broadcasts {
     /// Inserts planned broadcasts (``PlannedPush/targetId`` is the channel's row id) and wakes delivery.
     /// - Parameter traceParent: the trace context of the planning, stored with every broadcast.
@@ -47,9 +47,9 @@ public enum Broadcasts {
         try session.query("SELECT pg_notify('\(ActivityPushes.channel)', '')")
         try session.query(
             """
-            INSERT INTO broadcast_pushes (channel_row, game_id, position, request_id, event, priority, aps_timestamp,
+            INSERT INTO outbox (kind, channel_row, game_id, position, apns_id, event, priority, aps_timestamp,
                                           expiration, reason, payload, send_at, next_attempt_at, trace_parent)
-            SELECT u.c, u.g, u.p, md5(ch.channel_id || ':' || u.ts)::uuid, u.e, u.pr, u.ts, u.x, u.r, u.pl, u.s, u.s,
+            SELECT 'broadcast', u.c, u.g, u.p, md5(ch.channel_id || ':' || u.ts)::uuid, u.e, u.pr, u.ts, u.x, u.r, u.pl, u.s, u.s,
                    $11::text
             FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::bigint[],
                         $8::text[], $9::text[], $10::timestamptz[]) AS u(c, g, p, e, pr, ts, x, r, pl, s)
@@ -70,18 +70,18 @@ public enum Broadcasts {
             tx.query(
                 """
                 WITH due AS (
-                    SELECT DISTINCT ON (d.channel_row) d.id FROM broadcast_pushes d
-                    WHERE d.state = 'pending' AND d.next_attempt_at <= now()
+                    SELECT DISTINCT ON (d.channel_row) d.id FROM outbox d
+                    WHERE d.kind = 'broadcast' AND d.state = 'pending' AND d.next_attempt_at <= now()
                       AND (d.claimed_until IS NULL OR d.claimed_until < now())
                       AND d.channel_row NOT IN (
-                          SELECT q.channel_row FROM broadcast_pushes q
-                          WHERE q.state = 'pending' AND q.claimed_until >= now())
+                          SELECT q.channel_row FROM outbox q
+                          WHERE q.kind = 'broadcast' AND q.state = 'pending' AND q.claimed_until >= now())
                     ORDER BY d.channel_row, d.aps_timestamp
                     LIMIT $1
                 ), locked AS (
-                    SELECT b.id FROM broadcast_pushes b JOIN due ON due.id = b.id FOR UPDATE OF b SKIP LOCKED
+                    SELECT b.id FROM outbox b JOIN due ON due.id = b.id FOR UPDATE OF b SKIP LOCKED
                 )
-                UPDATE broadcast_pushes p SET claimed_until = now() + make_interval(secs => $2), attempts = p.attempts + 1
+                UPDATE outbox p SET claimed_until = now() + make_interval(secs => $2), attempts = p.attempts + 1
                 FROM locked, channels c WHERE p.id = locked.id AND c.id = p.channel_row
                 RETURNING \(columns)
                 """, [limit, lease])
@@ -125,33 +125,33 @@ public enum Broadcasts {
             case .retry(let after):
                 try tx.query(
                     """
-                    UPDATE broadcast_pushes SET claimed_until = NULL, last_status = $2, last_reason = $3,
+                    UPDATE outbox SET claimed_until = NULL, last_status = $2, last_reason = $3,
                                                 next_attempt_at = now() + make_interval(secs => $4)
                     WHERE id = $1
                     """, [push.id, status, reason, after])
             case .failed(let why):
                 try tx.query(
                     """
-                    UPDATE broadcast_pushes SET state = 'failed', claimed_until = NULL, last_status = $2, last_reason = $3
+                    UPDATE outbox SET state = 'failed', claimed_until = NULL, last_status = $2, last_reason = $3
                     WHERE id = $1
                     """, [push.id, status, why])
             case .release:
                 try tx.query(
-                    "UPDATE broadcast_pushes SET claimed_until = NULL, attempts = greatest(attempts - 1, 0) WHERE id = $1",
+                    "UPDATE outbox SET claimed_until = NULL, attempts = greatest(attempts - 1, 0) WHERE id = $1",
                     [push.id])
             }
         }
-        try Outbox.markSent(sent, table: "broadcast_pushes", target: "channel_row", newer: "broadcast", in: tx)
+        try Outbox.markSent(sent, target: "channel_row", newer: "broadcast", in: tx)
         let unsuccessful = results.filter { $0.outcome != .sent }
         try DeliveryAttempts.insert(
-            .broadcast, ids: unsuccessful.map(\.push.id), statuses: unsuccessful.map(\.status),
+            ids: unsuccessful.map(\.push.id), statuses: unsuccessful.map(\.status),
             reasons: unsuccessful.map { $0.outcome.reason ?? $0.reason }, outcomes: unsuccessful.map(\.outcome.label),
             in: tx)
     }
 
     /// Gives claimed broadcasts that were never sent back at once (the claim's attempt not counted).
     public static func release(_ ids: [Int], in tx: PostgresSession) throws {
-        try Outbox.release(ids, table: "broadcast_pushes", in: tx)
+        try Outbox.release(ids, in: tx)
     }
 
     /// Every broadcast of a game, in planning order.
@@ -159,18 +159,18 @@ public enum Broadcasts {
         try decode(
             session.query(
                 """
-                SELECT \(columns) FROM broadcast_pushes p JOIN channels c ON c.id = p.channel_row
+                SELECT \(columns) FROM outbox p JOIN channels c ON c.id = p.channel_row
                 WHERE p.game_id = $1 ORDER BY p.id
                 """, [gameId]))
     }
 
     /// Whether any broadcast waits (pending, due or not).
     public static func pending(in session: PostgresSession) throws -> Int {
-        try session.query("SELECT count(*) AS n FROM broadcast_pushes WHERE state = 'pending'")[0].int("n")
+        try session.query("SELECT count(*) AS n FROM outbox WHERE kind = 'broadcast' AND state = 'pending'")[0].int("n")
     }
 
     static let columns = """
-        p.id, p.game_id, c.channel_id, c.environment, p.request_id::text AS request_id, p.event, p.priority,
+        p.id, p.game_id, c.channel_id, c.environment, p.apns_id::text AS request_id, p.event, p.priority,
         p.aps_timestamp, p.expiration, p.reason, p.payload, p.state, p.attempts, p.last_status, p.last_reason,
         p.created_at, p.trace_parent
         """

@@ -129,7 +129,7 @@ public enum Channels {
                        c.deleted_reason, c.app
                 FROM channels c JOIN score_states s ON s.game_id = c.game_id
                 WHERE c.deleted_at IS NULL AND s.status IN ('closed', 'cancelled', 'postponed')
-                  AND (EXISTS (SELECT 1 FROM broadcast_pushes b
+                  AND (EXISTS (SELECT 1 FROM outbox b
                                WHERE b.channel_row = c.id AND b.event = 'end' AND b.state = 'sent' AND b.sent_at < $1)
                        OR (s.state->>'updatedAt')::timestamptz < $1 - interval '1 day')
                 ORDER BY c.id

@@ -1,25 +1,17 @@
 import PostgresClient
 
-/// The one history of what did not succeed (`delivery_attempts`, schema 0027): an attempt of a push to
-/// a target, a broadcast or a push-to-start that was retried, failed, deactivated its target or was
-/// released. A success is kept on the message's own row, not here.
+/// The one history of what did not succeed (`delivery_attempts`, schemas 0027 and 0029): an attempt of a
+/// message of the outbox (a push to a target, a broadcast, a push-to-start) that was retried, failed,
+/// deactivated its target or was released. A success is kept on the message's own row, not here.
 enum DeliveryAttempts {
-    /// The outbox a message is in: the column of `delivery_attempts` that names it.
-    enum Message: String {
-        case push = "push_id"
-        case broadcast = "broadcast_id"
-        case start = "start_id"
-    }
-
-    /// Adds one row per attempt, in one statement.
+    /// Adds one row per attempt of the messages `ids`, in one statement.
     static func insert(
-        _ message: Message, ids: [Int], statuses: [Int?], reasons: [String?], outcomes: [String],
-        in tx: PostgresSession
+        ids: [Int], statuses: [Int?], reasons: [String?], outcomes: [String], in tx: PostgresSession
     ) throws {
         guard !ids.isEmpty else { return }
         try tx.query(
             """
-            INSERT INTO delivery_attempts (\(message.rawValue), status, reason, outcome)
+            INSERT INTO delivery_attempts (message_id, status, reason, outcome)
             SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
             """, [ids, statuses, reasons, outcomes])
     }

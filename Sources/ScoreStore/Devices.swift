@@ -121,9 +121,9 @@ public enum Devices {
             """
             SELECT d.id, d.start_token, d.environment, d.channels, d.app FROM devices d
             WHERE d.active AND d.registered_at <= $2 AND d.follows && $3::text[]
-              AND NOT EXISTS (SELECT 1 FROM device_starts s WHERE s.device_id = d.id AND s.game_id = $1)
-              AND (SELECT count(*) FROM device_starts s
-                   WHERE s.device_id = d.id AND s.planned_at > $2 - interval '1 hour') < $4
+              AND NOT EXISTS (SELECT 1 FROM outbox s WHERE s.device_id = d.id AND s.game_id = $1)
+              AND (SELECT count(*) FROM outbox s
+                   WHERE s.device_id = d.id AND s.send_at > $2 - interval '1 hour') < $4
             ORDER BY d.id
             """, [state.gameId, now, [state.home.code, state.away.code, state.gameId], startsPerHour])
         guard candidates.count > 0 else { return 0 }
@@ -150,8 +150,8 @@ public enum Devices {
         }
         return try session.query(
             """
-            INSERT INTO device_starts (device_id, game_id, apns_id, payload, planned_at, trace_parent)
-            SELECT u.d, $3, md5(d.start_token || ':start:' || $3)::uuid, u.p, $4, $5::text
+            INSERT INTO outbox (kind, device_id, game_id, apns_id, payload, send_at, created_at, trace_parent)
+            SELECT 'start', u.d, $3, md5(d.start_token || ':start:' || $3)::uuid, u.p, $4, $4, $5::text
             FROM unnest($1::bigint[], $2::text[]) AS u(d, p) JOIN devices d ON d.id = u.d
             ON CONFLICT (device_id, game_id) DO NOTHING
             """, [ids, payloads, state.gameId, now, try traceParent()]
@@ -165,12 +165,12 @@ public enum Devices {
         try tx.query(
             """
             WITH due AS (
-                SELECT s.id FROM device_starts s JOIN devices dv ON dv.id = s.device_id
-                WHERE s.state = 'pending' AND s.next_attempt_at <= now()
+                SELECT s.id FROM outbox s JOIN devices dv ON dv.id = s.device_id
+                WHERE s.kind = 'start' AND s.state = 'pending' AND s.next_attempt_at <= now()
                   AND (s.claimed_until IS NULL OR s.claimed_until < now()) AND (dv.fcm_token IS NOT NULL) = $3
                 ORDER BY s.next_attempt_at, s.id LIMIT $1 FOR UPDATE OF s SKIP LOCKED
             )
-            UPDATE device_starts s SET claimed_until = now() + make_interval(secs => $2), attempts = s.attempts + 1
+            UPDATE outbox s SET claimed_until = now() + make_interval(secs => $2), attempts = s.attempts + 1
             FROM due, devices d WHERE s.id = due.id AND d.id = s.device_id
             RETURNING \(startColumns)
             """, [limit, lease, viaFCM]
@@ -212,40 +212,40 @@ public enum Devices {
             case .sent:
                 try tx.query(
                     """
-                    UPDATE device_starts SET state = 'sent', sent_at = now(), claimed_until = NULL, last_status = 200,
+                    UPDATE outbox SET state = 'sent', sent_at = now(), claimed_until = NULL, last_status = 200,
                                              last_reason = NULL
                     WHERE id = $1
                     """, [start.id])
             case .retry(let after):
                 try tx.query(
                     """
-                    UPDATE device_starts SET claimed_until = NULL, last_status = $2,
+                    UPDATE outbox SET claimed_until = NULL, last_status = $2,
                                              next_attempt_at = now() + make_interval(secs => $3)
                     WHERE id = $1
                     """, [start.id, status, after])
             case .failed(let reason, let deactivate):
                 try tx.query(
                     """
-                    UPDATE device_starts SET state = 'failed', claimed_until = NULL, last_status = $2, last_reason = $3
+                    UPDATE outbox SET state = 'failed', claimed_until = NULL, last_status = $2, last_reason = $3
                     WHERE id = $1
                     """, [start.id, status, reason])
                 if deactivate { try tx.query("UPDATE devices SET active = false WHERE id = $1", [start.deviceId]) }
             case .release:
                 try tx.query(
-                    "UPDATE device_starts SET claimed_until = NULL, attempts = greatest(attempts - 1, 0) WHERE id = $1",
+                    "UPDATE outbox SET claimed_until = NULL, attempts = greatest(attempts - 1, 0) WHERE id = $1",
                     [start.id])
             }
         }
         let unsuccessful = results.filter { $0.outcome != .sent }
         try DeliveryAttempts.insert(
-            .start, ids: unsuccessful.map(\.start.id), statuses: unsuccessful.map(\.status),
+            ids: unsuccessful.map(\.start.id), statuses: unsuccessful.map(\.status),
             reasons: unsuccessful.map { $0.outcome.reason ?? $0.reason }, outcomes: unsuccessful.map(\.outcome.label),
             in: tx)
     }
 
     /// Gives claimed starts that were never sent back at once (the claim's attempt not counted).
     public static func releaseStarts(_ ids: [Int], in tx: PostgresSession) throws {
-        try Outbox.release(ids, table: "device_starts", in: tx)
+        try Outbox.release(ids, in: tx)
     }
 
     /// The activity the app reported after a start (its update token) joins that start.
@@ -266,7 +266,7 @@ public enum Devices {
             throw RegistrationRefusal.unknownStartToken
         }
         try session.query(
-            "UPDATE device_starts SET activity_id = $3 WHERE device_id = $1 AND game_id = $2",
+            "UPDATE outbox SET started_activity_id = $3 WHERE device_id = $1 AND game_id = $2",
             [deviceId, gameId, activityId])
     }
 
@@ -274,8 +274,8 @@ public enum Devices {
     public static func pendingStarts(viaFCM: Bool = false, in session: PostgresSession) throws -> Int {
         try session.query(
             """
-            SELECT count(*) AS n FROM device_starts s JOIN devices d ON d.id = s.device_id
-            WHERE s.state = 'pending' AND (d.fcm_token IS NOT NULL) = $1
+            SELECT count(*) AS n FROM outbox s JOIN devices d ON d.id = s.device_id
+            WHERE s.kind = 'start' AND s.state = 'pending' AND (d.fcm_token IS NOT NULL) = $1
             """, [viaFCM])[0].int("n")
     }
 
@@ -283,7 +283,7 @@ public enum Devices {
     public static func starts(gameId: String, in session: PostgresSession) throws -> [DeviceStart] {
         try session.query(
             """
-            SELECT \(startColumns) FROM device_starts s JOIN devices d ON d.id = s.device_id
+            SELECT \(startColumns) FROM outbox s JOIN devices d ON d.id = s.device_id
             WHERE s.game_id = $1 ORDER BY s.id
             """, [gameId]
         ).rows.map(decodeStart)
@@ -306,7 +306,7 @@ public enum Devices {
 
     private static let startColumns = """
         s.id, s.device_id, s.game_id, d.start_token, d.environment, s.apns_id::text AS apns_id, s.payload, s.state,
-        s.attempts, s.last_status, s.last_reason, s.activity_id, d.fcm_token, d.fcm_kind,
+        s.attempts, s.last_status, s.last_reason, s.started_activity_id, d.fcm_token, d.fcm_kind,
         s.trace_parent
         """
 
@@ -316,7 +316,7 @@ public enum Devices {
             startToken: try row.string("start_token"), environment: try row.value("environment"),
             apnsId: try row.string("apns_id"), payload: try row.string("payload"), state: try row.string("state"),
             attempts: try row.int("attempts"), lastStatus: try row.optionalInt("last_status"),
-            lastReason: try row.text("last_reason"), activityId: try row.optionalInt("activity_id"),
+            lastReason: try row.text("last_reason"), activityId: try row.optionalInt("started_activity_id"),
             fcm: FCMAddress(kind: try row.text("fcm_kind"), value: try row.text("fcm_token")),
             traceParent: try row.text("trace_parent"))
     }

@@ -119,13 +119,13 @@ public enum GameTargets {
                    count(*) FILTER (WHERE state = 'superseded') AS superseded,
                    count(*) FILTER (WHERE state = 'sent' AND sent_at > $3 AND (priority = 10 OR a.route = 'android'))
                        AS budget_used
-            FROM activity_pushes WHERE activity_id = a.id) p ON true
+            FROM outbox WHERE activity_id = a.id) p ON true
         LEFT JOIN LATERAL (
             SELECT status, reason, outcome, at AS attempted_at FROM (
                 (SELECT x.status, x.reason, x.outcome, x.attempted_at AS at, x.id AS tie FROM delivery_attempts x
-                 JOIN activity_pushes q ON q.id = x.push_id WHERE q.activity_id = a.id ORDER BY x.id DESC LIMIT 1)
+                 JOIN outbox q ON q.id = x.message_id WHERE q.activity_id = a.id ORDER BY x.id DESC LIMIT 1)
                 UNION ALL
-                (SELECT q.last_status, NULL, 'sent', q.sent_at, 0 FROM activity_pushes q
+                (SELECT q.last_status, NULL, 'sent', q.sent_at, 0 FROM outbox q
                  WHERE q.activity_id = a.id AND q.state = 'sent' ORDER BY q.sent_at DESC LIMIT 1)
             ) answers ORDER BY at DESC, tie DESC LIMIT 1
         ) t ON true
@@ -140,9 +140,9 @@ public enum GameTargets {
                    count(*) FILTER (WHERE state = 'failed') AS failed,
                    count(*) FILTER (WHERE state = 'superseded') AS superseded,
                    count(*) FILTER (WHERE state = 'sent' AND sent_at > $3 AND priority = 10) AS budget_used
-            FROM broadcast_pushes WHERE channel_row = c.id) b ON true
+            FROM outbox WHERE channel_row = c.id) b ON true
         LEFT JOIN LATERAL (
-            SELECT last_status, last_reason, state, sent_at FROM broadcast_pushes
+            SELECT last_status, last_reason, state, sent_at FROM outbox
             WHERE channel_row = c.id AND (attempts > 0 OR state = 'sent') ORDER BY id DESC LIMIT 1
         ) l ON true
         WHERE c.game_id = $1 AND c.app = $2
@@ -156,12 +156,12 @@ public enum GameTargets {
                    count(*) FILTER (WHERE state = 'failed') AS failed, max(last_status) AS last_status,
                    max(last_reason) AS last_reason, max(sent_at) AS sent_at,
                    max(CASE WHEN attempts > 0 OR state = 'sent' THEN state END) AS last_outcome
-            FROM device_starts WHERE device_id = d.id AND game_id = $1) s ON true
+            FROM outbox WHERE device_id = d.id AND game_id = $1) s ON true
         LEFT JOIN LATERAL (
-            SELECT count(*) AS budget_used FROM device_starts WHERE device_id = d.id AND planned_at > $3
+            SELECT count(*) AS budget_used FROM outbox WHERE device_id = d.id AND send_at > $3
         ) r ON true
         WHERE d.app = $2
-          AND (d.follows && game.names OR EXISTS (SELECT 1 FROM device_starts WHERE device_id = d.id AND game_id = $1))
+          AND (d.follows && game.names OR EXISTS (SELECT 1 FROM outbox WHERE device_id = d.id AND game_id = $1))
         ORDER BY 1, 2
         """
 }

@@ -1,9 +1,10 @@
 import Foundation
 import PostgresClient
 
-/// The delivery side of the `activity_pushes` outbox: claim, record, release (the planning side,
-/// `ActivityPushes`, is beside it: all of the outbox's SQL lives in this module). Every function is
-/// one short transaction; nothing is held while a push is on the wire.
+/// The delivery side of the outbox's pushes (kind `push`: a message to one target of `activities`):
+/// claim, record, release (the planning side, `ActivityPushes`, is beside it; broadcasts and starts,
+/// the outbox's other kinds, are ``Broadcasts`` and ``Devices``: all of the outbox's SQL lives in this
+/// module). Every function is one short transaction; nothing is held while a push is on the wire.
 public enum Outbox {
     /// Claims up to `limit` due pushes for `lease` seconds, counting the attempt. (Pushes of a
     /// deactivated activity are not pending: ``Activities/deactivate(token:reason:in:)`` fails them.)
@@ -22,17 +23,17 @@ public enum Outbox {
         let claimed = try tx.query(
             """
             WITH due AS (
-                SELECT id FROM activity_pushes d
-                WHERE state = 'pending' AND next_attempt_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
+                SELECT id FROM outbox d
+                WHERE d.kind = 'push' AND state = 'pending' AND next_attempt_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
                   AND d.route = ANY($3::text[])
                   AND d.activity_id NOT IN (
-                      SELECT q.activity_id FROM activity_pushes q
-                      WHERE q.state = 'pending' AND q.claimed_until >= now())
+                      SELECT q.activity_id FROM outbox q
+                      WHERE q.kind = 'push' AND q.state = 'pending' AND q.claimed_until >= now())
                 ORDER BY next_attempt_at, id
                 LIMIT $1
                 FOR UPDATE SKIP LOCKED
             )
-            UPDATE activity_pushes p SET claimed_until = now() + make_interval(secs => $2), attempts = p.attempts + 1
+            UPDATE outbox p SET claimed_until = now() + make_interval(secs => $2), attempts = p.attempts + 1
             FROM due, activities a WHERE p.id = due.id AND a.id = p.activity_id
             RETURNING \(ActivityPushes.columns)
             """, [limit, lease, routes.map(\.rawValue)])
@@ -53,32 +54,27 @@ public enum Outbox {
         try tx.query(
             """
             WITH stale AS (
-                SELECT o.id FROM activity_pushes o
+                SELECT o.id FROM outbox o
                 WHERE o.state = 'pending' AND o.next_attempt_at <= now() AND o.route = 'android' AND o.event <> 'end'
                   AND (o.claimed_until IS NULL OR o.claimed_until < now())
-                  AND EXISTS (SELECT 1 FROM activity_pushes n
+                  AND EXISTS (SELECT 1 FROM outbox n
                               WHERE n.activity_id = o.activity_id AND n.state = 'pending' AND n.id > o.id
                                 AND n.created_at >= o.created_at + make_interval(secs => $1))
                 FOR UPDATE OF o SKIP LOCKED
             )
-            UPDATE activity_pushes p
+            UPDATE outbox p
             SET state = 'superseded', claimed_until = NULL, last_reason = 'a newer live update was waiting'
             FROM stale WHERE p.id = stale.id
             """, [liveUpdateBacklogAge])
     }
 
-    /// Gives claimed pushes back untouched (the attempt is not counted), for another round now.
+    /// Hands claimed messages of any kind that were never sent back at once, for another round now
+    /// (the claim's attempt not counted).
     public static func release(_ ids: [Int], in tx: PostgresSession) throws {
-        try release(ids, table: "activity_pushes", in: tx)
-    }
-
-    /// Hands claimed messages of an outbox (`activity_pushes`, `broadcast_pushes`, `device_starts`)
-    /// that were never sent back at once, the claim's attempt not counted.
-    static func release(_ ids: [Int], table: String, in tx: PostgresSession) throws {
         guard !ids.isEmpty else { return }
         try tx.query(
             """
-            UPDATE \(table) SET claimed_until = NULL, attempts = greatest(attempts - 1, 0)
+            UPDATE outbox SET claimed_until = NULL, attempts = greatest(attempts - 1, 0)
             WHERE id = ANY($1::bigint[]) AND state = 'pending'
             """, [ids])
     }
@@ -121,14 +117,14 @@ public enum Outbox {
             case .retry(let after):
                 try tx.query(
                     """
-                    UPDATE activity_pushes SET claimed_until = NULL, last_status = $2, last_reason = $3,
+                    UPDATE outbox SET claimed_until = NULL, last_status = $2, last_reason = $3,
                                                next_attempt_at = now() + make_interval(secs => $4)
                     WHERE id = $1
                     """, [push.id, status, reason, after])
             case .deactivate(let why), .failed(let why):
                 try tx.query(
                     """
-                    UPDATE activity_pushes SET state = 'failed', claimed_until = NULL, last_status = $2, last_reason = $3
+                    UPDATE outbox SET state = 'failed', claimed_until = NULL, last_status = $2, last_reason = $3
                     WHERE id = $1
                     """, [push.id, status, why])
                 if case .deactivate = outcome {
@@ -143,13 +139,13 @@ public enum Outbox {
             case .release:
                 try tx.query(
                     """
-                    UPDATE activity_pushes SET claimed_until = NULL, attempts = greatest(attempts - 1, 0),
+                    UPDATE outbox SET claimed_until = NULL, attempts = greatest(attempts - 1, 0),
                                                last_status = $2, last_reason = $3
                     WHERE id = $1
                     """, [push.id, status, reason])
             }
         }
-        try markSent(sent, table: "activity_pushes", target: "activity_id", newer: "push", in: tx)
+        try markSent(sent, target: "activity_id", newer: "push", in: tx)
         // A push done (sent or failed) keeps the route and FCM registration it went by, also when its
         // token was registered again by another route or FCM token while it was on the wire (which
         // re-addresses what still waits).
@@ -162,7 +158,7 @@ public enum Outbox {
         if !done.isEmpty {
             try tx.query(
                 """
-                UPDATE activity_pushes p SET route = u.r, fcm_token = u.t, fcm_kind = u.k
+                UPDATE outbox p SET route = u.r, fcm_token = u.t, fcm_kind = u.k
                 FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS u(id, r, t, k)
                 WHERE p.id = u.id AND (p.route, p.fcm_token, p.fcm_kind) IS DISTINCT FROM (u.r, u.t, u.k)
                 """,
@@ -175,28 +171,27 @@ public enum Outbox {
         // success is the push's own state (`sent`, `sent_at`, status 200): one row write less per push.
         let unsuccessful = results.filter { $0.outcome != .sent }
         try DeliveryAttempts.insert(
-            .push, ids: unsuccessful.map(\.push.id), statuses: unsuccessful.map(\.status),
+            ids: unsuccessful.map(\.push.id), statuses: unsuccessful.map(\.status),
             reasons: unsuccessful.map(\.reason), outcomes: unsuccessful.map(\.outcome.label), in: tx)
     }
 
-    /// Marks accepted pushes of an outbox (`activity_pushes` by `activity_id`, `broadcast_pushes` by
-    /// `channel_row`) sent. A retry never overtakes, and nothing follows an end: the target's older
+    /// Marks accepted messages sent: pushes (their target `activity_id`) or broadcasts (`channel_row`). A retry never overtakes, and nothing follows an end: the target's older
     /// pushes still waiting (not on the wire), and every other push of a target whose end was
     /// accepted, are superseded.
-    static func markSent(_ ids: [Int], table: String, target: String, newer: String, in tx: PostgresSession) throws {
+    static func markSent(_ ids: [Int], target: String, newer: String, in tx: PostgresSession) throws {
         guard !ids.isEmpty else { return }
         try tx.query(
             """
-            UPDATE \(table) SET state = 'sent', sent_at = now(), claimed_until = NULL, last_status = 200,
+            UPDATE outbox SET state = 'sent', sent_at = now(), claimed_until = NULL, last_status = 200,
                                  last_reason = NULL
             WHERE id = ANY($1::bigint[])
             """, [ids])
         try tx.query(
             """
-            UPDATE \(table) o
+            UPDATE outbox o
             SET state = 'superseded', claimed_until = NULL,
                 last_reason = CASE WHEN s.event = 'end' THEN 'after the end' ELSE 'a newer \(newer) was accepted' END
-            FROM \(table) s
+            FROM outbox s
             WHERE s.id = ANY($1::bigint[]) AND o.\(target) = s.\(target) AND o.id <> s.id
               AND o.state = 'pending' AND (o.claimed_until IS NULL OR o.claimed_until < now())
               AND (o.aps_timestamp < s.aps_timestamp OR s.event = 'end')
@@ -210,7 +205,7 @@ public enum Outbox {
         let result = try session.query(
             """
             SELECT count(*) AS n, extract(epoch FROM min(greatest(next_attempt_at, coalesce(claimed_until, next_attempt_at))) - now())::float8 AS next_in
-            FROM activity_pushes WHERE state = 'pending' AND route = ANY($1::text[])
+            FROM outbox WHERE kind = 'push' AND state = 'pending' AND route = ANY($1::text[])
             """, [routes.map(\.rawValue)])
         return (try result[0].int("n"), try result[0].text("next_in").flatMap(Double.init))
     }

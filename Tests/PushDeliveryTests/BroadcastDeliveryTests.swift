@@ -66,7 +66,7 @@ struct BroadcastDeliveryTests {
             #expect(total.retried >= 6)
             // What did not succeed is in the history, one row per attempt; a success is not.
             let history = try await h.connection.query(
-                "SELECT outcome, status FROM delivery_attempts WHERE broadcast_id IS NOT NULL ORDER BY id"
+                "SELECT a.outcome, a.status FROM delivery_attempts a JOIN outbox o ON o.id = a.message_id WHERE o.kind = 'broadcast' ORDER BY a.id"
             ).rows.map { (try $0.string("outcome"), try $0.optionalInt("status")) }
             #expect(history.count == total.retried + total.failed && history.allSatisfy { $0.0 != "sent" })
             #expect(history.filter { $0.1 == 429 }.count == 3 && history.filter { $0.1 == 500 }.count == 3)

@@ -64,7 +64,7 @@ struct Harness {
     }
 
     func states() async throws -> [String: Int] {
-        let rows = try await connection.query("SELECT state, count(*) AS n FROM activity_pushes GROUP BY state")
+        let rows = try await connection.query("SELECT state, count(*) AS n FROM outbox GROUP BY state")
         var states: [String: Int] = [:]
         for row in rows.rows { states[try row.string("state")] = try row.int("n") }
         return states
@@ -268,7 +268,7 @@ struct DeliveryTests {
             #expect(rest.count == outbox.count - sameActivity.count)
             #expect(!rest.contains { $0.activityId == first[0].activityId })
             try await h.connection.transaction { try Outbox.release(first.map(\.id) + rest.map(\.id), in: $0) }
-            let attempts = try await h.connection.query("SELECT max(attempts) AS n FROM activity_pushes")
+            let attempts = try await h.connection.query("SELECT max(attempts) AS n FROM outbox")
             #expect(try attempts[0].int("n") == 0)
             let again = try await h.connection.transaction { try Outbox.claim(limit: 10_000, lease: 30, in: $0) }
             #expect(again.count == outbox.count)

@@ -203,7 +203,7 @@ struct FCMDeliveryTests {
             #expect(total.paused == "FCM answered 404 without an FCM error: check SCOREFEED_FCM_URL")
             #expect(total.sent == 0 && total.failed == 0 && total.deactivated == 0)
             let waiting = try await h.connection.query(
-                "SELECT count(*) AS n FROM activity_pushes WHERE state <> 'pending'")[0].int("n")
+                "SELECT count(*) AS n FROM outbox WHERE state <> 'pending'")[0].int("n")
             #expect(waiting == 0, "every push still waits for the fixed setting")
             let followers = try await h.connection.withSession { try Followers.list(in: $0) }
             #expect(followers.map(\.active) == [true])
@@ -222,7 +222,7 @@ struct FCMDeliveryTests {
             #expect(followers.map(\.active) == [false])
             // Paused, not failed: the iOS pushes wait for an operator.
             let waiting = try await h.connection.query(
-                "SELECT count(*) AS n FROM activity_pushes WHERE route = 'fcm' AND state = 'pending'")[0].int("n")
+                "SELECT count(*) AS n FROM outbox WHERE route = 'fcm' AND state = 'pending'")[0].int("n")
             #expect(waiting > 0)
         }
     }

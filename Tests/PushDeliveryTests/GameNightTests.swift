@@ -130,7 +130,7 @@ struct GameNightTests {
             try await deliverAll(h)
             let states = try await h.connection.query(
                 """
-                SELECT 'push' AS kind, state FROM activity_pushes UNION ALL SELECT 'broadcast', state FROM broadcast_pushes
+                SELECT kind, state FROM outbox WHERE kind IN ('push', 'broadcast')
                 """
             ).rows.map { (try $0.string("kind"), try $0.string("state")) }
             #expect(states.allSatisfy { $0.1 == "sent" || $0.1 == "superseded" }, "\(states)")

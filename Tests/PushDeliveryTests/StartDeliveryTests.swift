@@ -95,7 +95,7 @@ struct StartDeliveryTests {
             let start = try await h.connection.withSession { try Devices.starts(gameId: gameId, in: $0) }.first
             #expect(start?.attempts == 2 && start?.state == "failed")
             let history = try await h.connection.query(
-                "SELECT outcome, status, reason FROM delivery_attempts WHERE start_id = $1 ORDER BY id",
+                "SELECT outcome, status, reason FROM delivery_attempts WHERE message_id = $1 ORDER BY id",
                 [start?.id ?? 0]
             ).rows.map {
                 "\(try $0.string("outcome")) \(try $0.optionalInt("status") ?? 0) \(try $0.text("reason") ?? "")"

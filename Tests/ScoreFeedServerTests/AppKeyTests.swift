@@ -309,7 +309,7 @@ struct AppKeyTests {
                     }, "\(reply.body)")
             // Sent through FCM (this server has no FCM client either); then the app gets a new FCM token.
             let viaFCM = try await PostgresConnection.connect(server.databaseURL)
-            try await viaFCM.query("UPDATE activity_pushes SET next_attempt_at = now() WHERE state = 'pending'")
+            try await viaFCM.query("UPDATE outbox SET next_attempt_at = now() WHERE state = 'pending'")
             let throughFCM = try await viaFCM.transaction {
                 try Outbox.claim(limit: 10, lease: 30, routes: [.fcm], in: $0)
             }

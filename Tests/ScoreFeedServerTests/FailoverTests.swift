@@ -92,7 +92,7 @@ struct FailoverTests {
             var ends = 0
             for _ in 0..<100 where ends == 0 {
                 ends = try await promoted.query(
-                    "SELECT count(*) AS n FROM activity_pushes WHERE game_id = $1 AND event = 'end'", [gameId]
+                    "SELECT count(*) AS n FROM outbox WHERE game_id = $1 AND event = 'end'", [gameId]
                 )[0].int("n")
                 if ends == 0 { try await Task.sleep(for: .milliseconds(100)) }
             }

@@ -45,7 +45,7 @@ struct GracefulShutdownTests {
             var claimed = 0
             for _ in 0..<200 where claimed == 0 {
                 claimed = try await connection.query(
-                    "SELECT count(*) AS n FROM activity_pushes WHERE claimed_until IS NOT NULL")[0].int("n")
+                    "SELECT count(*) AS n FROM outbox WHERE claimed_until IS NOT NULL")[0].int("n")
                 if claimed == 0 { try await Task.sleep(for: .milliseconds(50)) }
             }
             #expect(claimed == 1, "the push never went out")
@@ -81,8 +81,8 @@ struct GracefulShutdownTests {
             let rows = try await connection.query(
                 """
                 SELECT p.state, p.claimed_until IS NOT NULL AS claimed,
-                       (SELECT outcome FROM delivery_attempts a WHERE a.push_id = p.id ORDER BY a.id DESC LIMIT 1) AS outcome
-                FROM activity_pushes p ORDER BY p.id
+                       (SELECT outcome FROM delivery_attempts a WHERE a.message_id = p.id ORDER BY a.id DESC LIMIT 1) AS outcome
+                FROM outbox p ORDER BY p.id
                 """
             ).rows.map { (try $0.string("state"), try $0.bool("claimed"), try $0.text("outcome")) }
             await connection.close()

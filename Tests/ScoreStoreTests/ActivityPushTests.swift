@@ -120,7 +120,7 @@ struct ActivityPushTests {
             #expect(states.filter { $0.state == "pending" }.isEmpty)
             // The other activities' pushes are untouched.
             let others = try await connection.query(
-                "SELECT count(*) AS n FROM activity_pushes WHERE state <> 'pending' AND activity_id <> $1",
+                "SELECT count(*) AS n FROM outbox WHERE state <> 'pending' AND activity_id <> $1",
                 [mine[0].activityId])[0].int("n")
             #expect(others == 0)
         }

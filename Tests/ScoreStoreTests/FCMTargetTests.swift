@@ -180,7 +180,7 @@ struct FCMTargetTests {
             #expect(followers.map(\.active) == [false])
             #expect(followers.first?.deactivatedReason == "UNREGISTERED")
             let pending = try await connection.query(
-                "SELECT count(*) AS n FROM activity_pushes p JOIN activities a ON a.id = p.activity_id WHERE a.route = 'android' AND p.state = 'pending'"
+                "SELECT count(*) AS n FROM outbox p JOIN activities a ON a.id = p.activity_id WHERE a.route = 'android' AND p.state = 'pending'"
             )[0].int("n")
             #expect(pending == 0)
             // The iOS activity has another registration: untouched.
@@ -222,10 +222,10 @@ struct FCMTargetTests {
             let file = fixture("plain-nine.jsonl")
             try await registerFCMTargets(for: file, connection)
             try await replay(file, connection)
-            let android = "SELECT count(*) AS n FROM activity_pushes WHERE route = 'android' AND state = 'pending'"
+            let android = "SELECT count(*) AS n FROM outbox WHERE route = 'android' AND state = 'pending'"
             let planned = try await connection.query(android)[0].int("n")
             // A replay plans the whole game in moments: however late delivery comes, nothing is a backlog.
-            try await connection.query("UPDATE activity_pushes SET created_at = now() - interval '1 hour'")
+            try await connection.query("UPDATE outbox SET created_at = now() - interval '1 hour'")
             let first = try await connection.transaction {
                 try Outbox.claim(limit: 1, lease: 30, routes: [.android], in: $0)
             }
@@ -237,9 +237,9 @@ struct FCMTargetTests {
                 try Outbox.release(first.map(\.id), in: tx)
                 try tx.query(
                     """
-                    UPDATE activity_pushes p SET created_at = now() - interval '1 day' + r.rank * interval '10 seconds'
+                    UPDATE outbox p SET created_at = now() - interval '1 day' + r.rank * interval '10 seconds'
                     FROM (SELECT id, row_number() OVER (PARTITION BY activity_id ORDER BY id) AS rank
-                          FROM activity_pushes) r
+                          FROM outbox) r
                     WHERE r.id = p.id
                     """)
             }
@@ -249,7 +249,7 @@ struct FCMTargetTests {
             #expect(claimed.filter { $0.route == .android }.map(\.event) == [.update, .update, .end])
             #expect(claimed.filter { $0.route == .fcm }.count > 3, "an iOS activity through FCM keeps its pushes")
             let superseded = try await connection.query(
-                "SELECT count(*) AS n FROM activity_pushes WHERE route = 'android' AND state = 'superseded'")
+                "SELECT count(*) AS n FROM outbox WHERE route = 'android' AND state = 'superseded'")
             #expect(try superseded[0].int("n") == planned - 3)
         }
     }

@@ -24,12 +24,12 @@ struct ProjectorTests {
         try await withStore { connection in
             try await replayAll(connection)
             let live = try await rows("score_states", connection)
-            let pushes = try await count("activity_pushes", connection)
+            let pushes = try await count("outbox", connection)
             #expect(pushes > 0)
             let folded = try await Projector(pageSize: 37).rebuild(connection)
             #expect(folded == 93 + 76 + 36)
             #expect(try await rows("score_states", connection) == live)
-            let after = try await count("activity_pushes", connection)
+            let after = try await count("outbox", connection)
             #expect(after == pushes)
             let checkpoint = try await connection.withSession { try Projector.checkpoint(in: $0) }
             #expect(checkpoint == 205)
@@ -70,14 +70,14 @@ struct ProjectorTests {
             }
             let states = try await count("score_states", connection)
             #expect(states == 0)
-            let pushes = try await count("activity_pushes", connection)
+            let pushes = try await count("outbox", connection)
             #expect(pushes == 0)
             #expect(try await rows("activities", connection) == throttles)
             #expect(try await connection.withSession { try Projector.checkpoint(in: $0) } == 0)
             #expect(try await Projector(pageSize: 10).step(connection) == 10)
             #expect(try await connection.withSession { try Projector.checkpoint(in: $0) } == 10)
             try await Projector().catchUp(connection)
-            let planned = try await count("activity_pushes", connection)
+            let planned = try await count("outbox", connection)
             let golden = try String(contentsOfFile: fixture("plain-nine.pushes.jsonl"), encoding: .utf8)
             #expect(planned == golden.split(separator: "\n").count)
         }

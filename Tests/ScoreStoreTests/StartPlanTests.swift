@@ -60,7 +60,7 @@ struct StartPlanTests {
             }
             // Replaying the game again plans no second start.
             try await replay(file, connection)
-            #expect(try await count("device_starts", connection) == 2)
+            #expect(try await count("outbox WHERE kind = 'start'", connection) == 2)
         }
     }
 
@@ -85,7 +85,7 @@ struct StartPlanTests {
             _ = try await connection.transaction {
                 try PushScheduler.tick(at: now, planner: PushPlanner(), startLead: 0, in: $0)
             }
-            #expect(try await count("device_starts", connection) == 0)
+            #expect(try await count("outbox WHERE kind = 'start'", connection) == 0)
             _ = try await connection.transaction {
                 try PushScheduler.tick(at: now, planner: PushPlanner(), startLead: 600, in: $0)
             }

@@ -231,7 +231,7 @@ class Run:
         while time.time() < deadline:
             try:
                 left = sql(self.a.url,
-                           "SELECT (SELECT count(*) FROM activity_pushes WHERE state = 'pending'), "
+                           "SELECT (SELECT count(*) FROM outbox WHERE state = 'pending'), "
                            f"(SELECT count(*) FROM score_states WHERE game_id LIKE 'chaos-{self.a.seed}-%' "
                            "AND state->>'status' IN ('closed', 'postponed', 'cancelled'))")[0]
                 if left[0] == "0" and int(left[1]) == games:

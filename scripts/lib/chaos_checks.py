@@ -79,7 +79,7 @@ def activities_ended(run, by_token, states):
 
 def no_push_lost(run, by_token):
     delivered = {apns_id for pushes in by_token.values() for apns_id, _ in pushes}
-    rows = sql(run, "SELECT state, apns_id, coalesce(last_reason, '') FROM activity_pushes")
+    rows = sql(run, "SELECT state, apns_id, coalesce(last_reason, '') FROM outbox")
     states = {}
     for state, _, _ in rows:
         states[state] = states.get(state, 0) + 1
