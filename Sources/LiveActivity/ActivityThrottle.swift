@@ -68,7 +68,7 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
     public mutating func receive(
         previous: ScoreState?, next: ScoreState, event: ScoreEvent, at now: Date, policy: ThrottlePolicy,
         nextContent: UInt64? = nil
-    ) -> [ActivityPush] {
+    ) -> [PlannedMessage] {
         let nextContent = nextContent ?? APSPayload.contentDigest(next)
         var pushes = tick(at: now, policy: policy)
         guard !ended else { return pushes }
@@ -105,8 +105,8 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
 
     /// Returns the pushes that became due by `now` without a new change: a coalesced update whose
     /// interval closed (sent as of that moment), or the deliberate end before the 8-hour limit.
-    public mutating func tick(at now: Date, policy: ThrottlePolicy) -> [ActivityPush] {
-        var pushes: [ActivityPush] = []
+    public mutating func tick(at now: Date, policy: ThrottlePolicy) -> [PlannedMessage] {
+        var pushes: [PlannedMessage] = []
         guard !ended else { return pushes }
         if let waiting = pending, waiting.due <= now {
             pending = nil
@@ -148,8 +148,8 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
 
     private mutating func send(
         _ state: ScoreState, event: LiveActivityEvent, alertTitle: String?, at time: Date,
-        reason: ActivityPush.Reason, policy: ThrottlePolicy, content: UInt64? = nil
-    ) -> ActivityPush {
+        reason: PlannedMessage.Reason, policy: ThrottlePolicy, content: UInt64? = nil
+    ) -> PlannedMessage {
         highPriority.removeAll { $0 <= time.addingTimeInterval(-3600) }
         let budget = frequentUpdates ? policy.frequentHourlyBudget : policy.hourlyBudget
         // A clock sport keeps the hour's last one for the final: a close basketball game's last
@@ -166,7 +166,7 @@ public struct ActivityThrottle: Sendable, Equatable, Codable {
         lastTimestamp = timestamp
         shown = content ?? APSPayload.contentDigest(state)
         if event == .end { ended = true }
-        return ActivityPush(
+        return PlannedMessage(
             event: event, priority: urgent ? 10 : 5, timestamp: timestamp, sendAt: time,
             expiration: event == .end
                 ? timestamp + policy.dismissAfter

@@ -16,7 +16,7 @@ import ScoreDomain
 /// - The end goes out at once (`type` `end`), whatever the interval; nothing after it.
 /// - Changes from before the follow (on the caller's clock) send nothing.
 ///
-/// The pushes it returns are ``ActivityPush`` values: `timestamp` is `seq`, `priority` 10, `payload`
+/// The pushes it returns are ``PlannedMessage`` values: `timestamp` is `seq`, `priority` 10, `payload`
 /// the ``LiveUpdate`` data map, `expiration` when the message stops being worth delivering.
 public struct LiveUpdateThrottle: Sendable, Equatable, Codable {
     /// When the device chose to follow the game.
@@ -43,13 +43,13 @@ public struct LiveUpdateThrottle: Sendable, Equatable, Codable {
 
     /// The Live Update's start: the game as it is when the device follows it, at once, so the app shows
     /// it before the next change. Nothing for a game that is over (or when something was sent already).
-    public mutating func start(_ state: ScoreState, at now: Date, policy: ThrottlePolicy) -> [ActivityPush] {
+    public mutating func start(_ state: ScoreState, at now: Date, policy: ThrottlePolicy) -> [PlannedMessage] {
         guard !ended, lastSentAt == nil, !state.status.isEnded else { return [] }
         return [send(state, event: .update, at: now, reason: .immediate, policy: policy)]
     }
 
     /// Takes one accepted change of the game and returns the messages due by `now`.
-    public mutating func receive(_ change: GameChange, at now: Date, policy: ThrottlePolicy) -> [ActivityPush] {
+    public mutating func receive(_ change: GameChange, at now: Date, policy: ThrottlePolicy) -> [PlannedMessage] {
         var pushes = tick(at: now, policy: policy)
         guard !ended, now >= followedAt else { return pushes }
         if case .gameEnded = change.event {
@@ -74,7 +74,7 @@ public struct LiveUpdateThrottle: Sendable, Equatable, Codable {
     }
 
     /// The coalesced message whose interval closed by `now`, sent as of that moment.
-    public mutating func tick(at now: Date, policy: ThrottlePolicy) -> [ActivityPush] {
+    public mutating func tick(at now: Date, policy: ThrottlePolicy) -> [PlannedMessage] {
         guard !ended, let waiting = pending, let due, due <= now else { return [] }
         (pending, self.due) = (nil, nil)
         let content = LiveUpdate.contentDigest(waiting)
@@ -88,14 +88,14 @@ public struct LiveUpdateThrottle: Sendable, Equatable, Codable {
     /// Sends `state`; `content` is its ``LiveUpdate/contentDigest(_:)`` when the caller has it already.
     private mutating func send(
         _ state: ScoreState, content: UInt64? = nil, event: LiveActivityEvent, at time: Date,
-        reason: ActivityPush.Reason, policy: ThrottlePolicy
-    ) -> ActivityPush {
+        reason: PlannedMessage.Reason, policy: ThrottlePolicy
+    ) -> PlannedMessage {
         seq = max(seq + 1, Int((time.timeIntervalSince1970 * 1000).rounded(.down)))
         lastSentAt = time
         shown = content ?? LiveUpdate.contentDigest(state)
         if event == .end { ended = true }
         let second = Int(time.timeIntervalSince1970.rounded(.down))
-        return ActivityPush(
+        return PlannedMessage(
             event: event, priority: 10, timestamp: seq, sendAt: time,
             expiration: second + (event == .end ? policy.dismissAfter : policy.staleAfter), reason: reason,
             version: state.version, payload: LiveUpdate.json(state, seq: seq, event: event))

@@ -56,7 +56,7 @@ public struct PushPlanner: Sendable, Equatable {
 
     /// A change of the target's game at `now`: the pushes due by then (a coalesced update whose
     /// interval closed first, then this change's own push if it goes out at once).
-    public func receive(_ change: GameChange, for target: inout PushTarget, at now: Date) -> [ActivityPush] {
+    public func receive(_ change: GameChange, for target: inout PushTarget, at now: Date) -> [PlannedMessage] {
         switch target {
         case .liveActivity(var throttle):
             let pushes = throttle.receive(
@@ -72,7 +72,7 @@ public struct PushPlanner: Sendable, Equatable {
     }
 
     /// Time alone passed to `now`: the pushes it made due.
-    public func tick(_ target: inout PushTarget, at now: Date) -> [ActivityPush] {
+    public func tick(_ target: inout PushTarget, at now: Date) -> [PlannedMessage] {
         switch target {
         case .liveActivity(var throttle):
             let pushes = throttle.tick(at: now, policy: policy)
@@ -87,7 +87,7 @@ public struct PushPlanner: Sendable, Equatable {
 
     /// Sends what waits for its interval to close, as of the moment it closes: the end of a replay on
     /// the events' own clock, where no later event comes.
-    public func flush(_ target: inout PushTarget) -> [ActivityPush] {
+    public func flush(_ target: inout PushTarget) -> [PlannedMessage] {
         guard let due = pendingDue(target) else { return [] }
         return tick(&target, at: due)
     }

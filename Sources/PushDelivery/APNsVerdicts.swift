@@ -113,7 +113,7 @@ public enum PushVerdict {
     ///   - now: the current time.
     ///   - unitRandom: a number in `0...1` for the retry's jitter.
     public static func decide(
-        _ result: APNsResult, for push: OutboxPush, cancelled: Bool, backoff: Backoff, now: Date, unitRandom: Double
+        _ result: APNsResult, for push: TargetPush, cancelled: Bool, backoff: Backoff, now: Date, unitRandom: Double
     ) -> (outcome: Outbox.Outcome, pause: String?) {
         if cancelled, result.status == nil, result.action.isRetry {
             return (.release(label: "released"), nil)

@@ -25,7 +25,7 @@ enum DeliveryTrace {
     }
 
     /// A batch of pushes to activities.
-    static func start(_ batch: [OutboxPush], service: String) -> any Span {
+    static func start(_ batch: [TargetPush], service: String) -> any Span {
         start(
             service: service, route: "activity", count: batch.count, kinds: Set(batch.map(\.event.rawValue)),
             following: batch.lazy.map(\.traceParent))

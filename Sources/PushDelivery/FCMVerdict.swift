@@ -13,7 +13,7 @@ public enum FCMVerdict {
     /// explicit (without them FCM sends priority 10 and a 30-day expiration). An Android follower: a
     /// non-collapsible high-priority data message whose `ttl` runs to the push's expiration (the full
     /// stale or dismissal window for a replay of a past game).
-    public static func message(for push: OutboxPush, now: Date) -> String {
+    public static func message(for push: TargetPush, now: Date) -> String {
         let target = Self.target(push.fcm)
         switch push.route {
         case .android:
@@ -48,7 +48,7 @@ public enum FCMVerdict {
     /// an overload or a lost connection retries (after `Retry-After`, else the backoff) while the push is
     /// useful; a configuration FCM refuses pauses and deactivates nothing.
     public static func decide(
-        _ result: FCMResult, for push: OutboxPush, cancelled: Bool, backoff: Backoff, now: Date, unitRandom: Double
+        _ result: FCMResult, for push: TargetPush, cancelled: Bool, backoff: Backoff, now: Date, unitRandom: Double
     ) -> (outcome: Outbox.Outcome, pause: String?) {
         func retry() -> Outbox.Outcome {
             let delay =

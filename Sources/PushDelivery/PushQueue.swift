@@ -20,7 +20,7 @@ public struct PushQueue: DeliveryQueue {
 
     public var service: String { transport.name }
 
-    public func claim(limit: Int, lease: Int, in tx: PostgresSession) throws -> [OutboxPush] {
+    public func claim(limit: Int, lease: Int, in tx: PostgresSession) throws -> [TargetPush] {
         try Outbox.claim(limit: limit, lease: lease, routes: transport.routes, in: tx)
     }
 
@@ -32,7 +32,7 @@ public struct PushQueue: DeliveryQueue {
         try Outbox.record(attempts, in: tx)
     }
 
-    public func release(_ messages: [OutboxPush], in tx: PostgresSession) throws {
+    public func release(_ messages: [TargetPush], in tx: PostgresSession) throws {
         try Outbox.release(messages.map(\.id), in: tx)
     }
 
@@ -51,8 +51,8 @@ public struct PushQueue: DeliveryQueue {
 
     /// Sends a round wave by wave; returns its counts, the attempts to record, and the pushes a pause
     /// held back (never sent: to release).
-    public func send(_ pushes: [OutboxPush], backoff: Backoff, logger: Logger) async -> DeliverySent<
-        OutboxPush, Outbox.Attempt
+    public func send(_ pushes: [TargetPush], backoff: Backoff, logger: Logger) async -> DeliverySent<
+        TargetPush, Outbox.Attempt
     > {
         var round = DeliveryRound()
         round.claimed = pushes.count
@@ -60,14 +60,14 @@ public struct PushQueue: DeliveryQueue {
         // every target and goes out as one batch once wave k-1 is answered. (A push that must be
         // retried does not hold back the later pushes of its target: those go on, and the phone
         // ignores an update older than the one it shows.)
-        let byTarget = Dictionary(grouping: pushes, by: \.activityId).values.map {
+        let byTarget = Dictionary(grouping: pushes, by: \.targetId).values.map {
             $0.sorted { $0.timestamp < $1.timestamp }
         }
         let waves = (0..<(byTarget.map(\.count).max() ?? 0)).map { rank in
             byTarget.compactMap { $0.count > rank ? $0[rank] : nil }
         }
         var records: [Outbox.Attempt] = []
-        var withheld: [OutboxPush] = []
+        var withheld: [TargetPush] = []
         records.reserveCapacity(pushes.count)
         for wave in waves {
             // Paused (the provider's credentials were refused): the rest of the round is not sent; it
@@ -87,13 +87,13 @@ public struct PushQueue: DeliveryQueue {
     }
 
     private func sendToAPNs(
-        _ wave: [OutboxPush], client: @Sendable (PushEnvironment) -> APNsClient, backoff: Backoff, logger: Logger,
+        _ wave: [TargetPush], client: @Sendable (PushEnvironment) -> APNsClient, backoff: Backoff, logger: Logger,
         round: inout DeliveryRound
     ) async -> [Outbox.Attempt] {
-        var results: [(OutboxPush, APNsResult)] = []
+        var results: [(TargetPush, APNsResult)] = []
         let byEnvironment = Dictionary(grouping: wave, by: \.environment)
         let spans = byEnvironment.mapValues { DeliveryTrace.start($0, service: service) }
-        await withTaskGroup(of: [(OutboxPush, APNsResult)].self) { group in
+        await withTaskGroup(of: [(TargetPush, APNsResult)].self) { group in
             for (environment, batch) in byEnvironment {
                 let client = client(environment)
                 group.addTask { Array(zip(batch, await client.send(batch.map(Self.request)))) }
@@ -118,7 +118,7 @@ public struct PushQueue: DeliveryQueue {
     }
 
     private func sendToFCM(
-        _ wave: [OutboxPush], client: FCMClient, backoff: Backoff, logger: Logger, round: inout DeliveryRound
+        _ wave: [TargetPush], client: FCMClient, backoff: Backoff, logger: Logger, round: inout DeliveryRound
     ) async -> [Outbox.Attempt] {
         let now = Date()
         let span = DeliveryTrace.start(wave, service: service)
@@ -137,12 +137,12 @@ public struct PushQueue: DeliveryQueue {
         return attempts
     }
 
-    private func log(_ outcome: Outbox.Outcome, push: OutboxPush, status: Int?, logger: Logger) {
+    private func log(_ outcome: Outbox.Outcome, push: TargetPush, status: Int?, logger: Logger) {
         switch outcome {
         case .deactivate(let why):
             logger.notice(
                 "\(service) says the target is gone; deactivated it",
-                metadata: ["target.id": "\(push.activityId)", "push.reason": "\(why)"])
+                metadata: ["target.id": "\(push.targetId)", "push.reason": "\(why)"])
         case .failed(let why):
             logger.error(
                 "\(service): a push failed for good, not retried (a refusal is a bug upstream of delivery)",
@@ -152,7 +152,7 @@ public struct PushQueue: DeliveryQueue {
         }
     }
 
-    static func request(_ push: OutboxPush) -> APNsRequest {
+    static func request(_ push: TargetPush) -> APNsRequest {
         APNsRequest(
             deviceToken: push.pushToken, payload: Array(push.payload.utf8),
             priority: push.priority == 10 ? .immediately : .consideringDevicePower,

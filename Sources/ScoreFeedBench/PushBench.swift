@@ -98,7 +98,7 @@ struct PushBench: AsyncParsableCommand {
                 return each.contains { $0 == nil } ? nil : each.reduce(0) { $0 + $1! }
             }
             let wakeup = DeliveryWakeup()
-            let follower = LogFollower(url: url, channel: ActivityPushes.channel, logger: Runtime.logger)
+            let follower = LogFollower(url: url, channel: TargetPushes.channel, logger: Runtime.logger)
             let listening = Task {
                 try await follower.run { _ in
                     wakeup.signal()

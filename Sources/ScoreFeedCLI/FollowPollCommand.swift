@@ -77,7 +77,7 @@ enum FollowRun {
     }
 
     /// Writes one push of a game.
-    typealias Emit = @Sendable (_ gameId: String, _ push: ActivityPush) throws -> Void
+    typealias Emit = @Sendable (_ gameId: String, _ push: PlannedMessage) throws -> Void
 
     /// Runs `body` with the store and the pushes' sink until it returns (its result) or a signal (`nil`).
     static func run<Result: Sendable>(

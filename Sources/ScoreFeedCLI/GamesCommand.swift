@@ -128,7 +128,7 @@ struct PushesCommand: AsyncParsableCommand {
         let connection = try await Runtime.openDatabase()
         let gameId = id
         let (state, pushes) = try await connection.withSession { session in
-            (try ScoreProjection.load(gameId, in: session), try ActivityPushes.forGame(gameId, in: session))
+            (try ScoreProjection.load(gameId, in: session), try TargetPushes.forGame(gameId, in: session))
         }
         await connection.close()
         guard state != nil else { throw CLIError("no game \"\(id)\"") }
@@ -139,8 +139,8 @@ struct PushesCommand: AsyncParsableCommand {
         let rows = pushes.map { p in
             [
                 p.route == .android
-                    ? "\(p.activityId) android \(p.fcm.map { String($0.value.prefix(8)) + "…" } ?? "")"
-                    : "\(p.activityId) \(p.route == .fcm ? "fcm " : "")\(APNsRedaction.token(p.pushToken))",
+                    ? "\(p.targetId) android \(p.fcm.map { String($0.value.prefix(8)) + "…" } ?? "")"
+                    : "\(p.targetId) \(p.route == .fcm ? "fcm " : "")\(APNsRedaction.token(p.pushToken))",
                 p.route == .android
                     ? "seq \(p.timestamp)" : rfc3339(Date(timeIntervalSince1970: TimeInterval(p.timestamp))),
                 p.event.rawValue, String(p.priority),
@@ -155,8 +155,8 @@ struct PushesCommand: AsyncParsableCommand {
     }
 
     /// One push as a JSON object with sorted keys (the activity by id; its token is in `activity list`).
-    static func json(_ push: OutboxPush) -> String {
-        var line = "{\"activity\":\(push.activityId),\"apnsId\":"
+    static func json(_ push: TargetPush) -> String {
+        var line = "{\"activity\":\(push.targetId),\"apnsId\":"
         JSONValue.writeString(push.apnsId, to: &line)
         line += ",\"attempts\":\(push.attempts),\"event\":"
         JSONValue.writeString(push.event.rawValue, to: &line)

@@ -85,10 +85,10 @@ struct ReadRoutes {
         let (pushes, counts, latest, budgets) = try await pool.withSession { session in
             try Self.requireGame(gameId, in: session)
             return (
-                try ActivityPushes.forGame(gameId, app: app, after: after, limit: limit, in: session),
-                try ActivityPushes.counts(gameId, app: app, in: session),
-                try ActivityPushes.latest(gameId, app: app, in: session),
-                try ActivityPushes.highPriorityLastHour(gameId, app: app, in: session)
+                try TargetPushes.forGame(gameId, app: app, after: after, limit: limit, in: session),
+                try TargetPushes.counts(gameId, app: app, in: session),
+                try TargetPushes.latest(gameId, app: app, in: session),
+                try TargetPushes.highPriorityLastHour(gameId, app: app, in: session)
             )
         }
         let policy = ThrottlePolicy()
@@ -100,7 +100,7 @@ struct ReadRoutes {
                 "hourlyBudget": .int(budget.frequentUpdates ? policy.frequentHourlyBudget : policy.hourlyBudget),
             ])
         }
-        let json = { (push: OutboxPush) in Self.json(push, fullToken: fullTokens) }
+        let json = { (push: TargetPush) in Self.json(push, fullToken: fullTokens) }
         let items = pushes.map(json)
         return .json(
             .object([
@@ -114,9 +114,9 @@ struct ReadRoutes {
             ]))
     }
 
-    private static func json(_ push: OutboxPush, fullToken: Bool) -> JSONValue {
+    private static func json(_ push: TargetPush, fullToken: Bool) -> JSONValue {
         JSONValue.object([
-            "id": .int(push.id), "activityId": .int(push.activityId),
+            "id": .int(push.id), "activityId": .int(push.targetId),
             "pushToken": .string(fullToken ? push.pushToken : APNsRedaction.token(push.pushToken)),
             "environment": .string(push.environment.rawValue), "apnsId": .string(push.apnsId),
             "event": .string(push.event.rawValue), "priority": .int(push.priority),

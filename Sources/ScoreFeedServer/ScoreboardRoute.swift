@@ -25,7 +25,7 @@ extension ReadRoutes {
             let date: String = asked ?? earlier ?? days.first?.day ?? today
             let range: Range<Date>? = InputGuard.day(date, in: zone)
             let games = try ScoreProjection.all(during: range, in: session).reversed()
-            let latest = try ActivityPushes.latest(games: games.map(\.gameId), in: session)
+            let latest = try TargetPushes.latest(games: games.map(\.gameId), in: session)
             return (days, date, Array(games), latest)
         }
         var body = "{\"date\":\"\(date)\",\"days\":["
@@ -40,7 +40,7 @@ extension ReadRoutes {
 
     /// What a card shows of a push: when, how urgent, what became of it, and until when the phone
     /// shows it as fresh.
-    private static func summary(_ push: OutboxPush) -> JSONValue {
+    private static func summary(_ push: TargetPush) -> JSONValue {
         let aps = (try? JSONValue.parse(Data(push.payload.utf8))).flatMap { payload -> JSONObject? in
             guard case .object(let root) = payload, case .object(let aps)? = root["aps"] else { return nil }
             return aps

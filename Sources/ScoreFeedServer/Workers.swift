@@ -24,7 +24,7 @@ func untilGracefulShutdown(_ body: @escaping @Sendable () async throws -> Void) 
 struct DeliveryService<Queue: DeliveryQueue>: Service {
     let worker: DeliveryWorker<Queue>
     let drain: Duration
-    /// The database to LISTEN on for new messages (``ActivityPushes/channel``), which wake the worker.
+    /// The database to LISTEN on for new messages (``TargetPushes/channel``), which wake the worker.
     let url: String
     let logger: Logger
     /// The delivery named in logs (`push delivery`, `broadcast delivery`, `push-to-start`).
@@ -42,7 +42,7 @@ struct DeliveryService<Queue: DeliveryQueue>: Service {
         let (worker, drain, logger, what, onPause) = (self.worker, self.drain, self.logger, self.what, self.paused)
         let stopping = Flag()
         let wakeup = DeliveryWakeup()
-        let follower = LogFollower(url: url, channel: ActivityPushes.channel, logger: logger)
+        let follower = LogFollower(url: url, channel: TargetPushes.channel, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 // Ends with the group: the worker returning cancels it.

@@ -115,7 +115,7 @@ public func registerFCMTargets(for file: String, _ connection: PostgresConnectio
 }
 
 /// An Android follower's messages as golden JSON lines: `{"data":{…},"event":…,"expiration":…,"reason":…,"seq":…}`.
-public func androidLines(_ pushes: [OutboxPush]) -> String {
+public func androidLines(_ pushes: [TargetPush]) -> String {
     pushes.map { push in
         #"{"data":\#(push.payload),"event":"\#(push.event.rawValue)","expiration":\#(push.expiration),"#
             + #""reason":"\#(push.reason)","seq":\#(push.timestamp)}"# + "\n"

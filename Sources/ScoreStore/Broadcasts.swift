@@ -44,7 +44,7 @@ public enum Broadcasts {
     /// - Parameter traceParent: the trace context of the planning, stored with every broadcast.
     static func insert(_ pushes: [PlannedPush], traceParent: String? = nil, in session: PostgresSession) throws {
         guard !pushes.isEmpty else { return }
-        try session.query("SELECT pg_notify('\(ActivityPushes.channel)', '')")
+        try session.query("SELECT pg_notify('\(TargetPushes.channel)', '')")
         try session.query(
             """
             INSERT INTO outbox (kind, channel_row, game_id, position, apns_id, event, priority, aps_timestamp,

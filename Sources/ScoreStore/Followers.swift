@@ -120,7 +120,7 @@ public enum Followers {
             RETURNING \(columns)
             """, [gameId, followedAt, throttle.storageText, game.position, fcm.value, fcm.kind, app, topic])
         let follower = try decode(result[0])
-        try ActivityPushes.insert(
+        try TargetPushes.insert(
             pushes.map { PlannedPush(targetId: follower.id, gameId: gameId, position: nil, push: $0) }, in: session)
         return (follower, true)
     }

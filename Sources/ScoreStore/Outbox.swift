@@ -2,7 +2,7 @@ import Foundation
 import PostgresClient
 
 /// The delivery side of the outbox's pushes (kind `push`: a message to one target of `activities`):
-/// claim, record, release (the planning side, `ActivityPushes`, is beside it; broadcasts and starts,
+/// claim, record, release (the planning side, `TargetPushes`, is beside it; broadcasts and starts,
 /// the outbox's other kinds, are ``Broadcasts`` and ``Devices``: all of the outbox's SQL lives in this
 /// module). Every function is one short transaction; nothing is held while a push is on the wire.
 public enum Outbox {
@@ -14,7 +14,7 @@ public enum Outbox {
     /// and `android`).
     public static func claim(
         limit: Int, lease: Int, routes: [PushRoute] = [.apns], in tx: PostgresSession
-    ) throws -> [OutboxPush] {
+    ) throws -> [TargetPush] {
         if routes.contains(.android) { try supersedeLiveUpdateBacklog(in: tx) }
         // Not a push whose activity has another one on the wire (another round or worker holds it; a
         // hashed subplan, read once per claim, whatever the planner's statistics):
@@ -35,9 +35,9 @@ public enum Outbox {
             )
             UPDATE outbox p SET claimed_until = now() + make_interval(secs => $2), attempts = p.attempts + 1
             FROM due, activities a WHERE p.id = due.id AND a.id = p.activity_id
-            RETURNING \(ActivityPushes.columns)
+            RETURNING \(TargetPushes.columns)
             """, [limit, lease, routes.map(\.rawValue)])
-        return try ActivityPushes.decode(claimed).sorted { $0.id < $1.id }
+        return try TargetPushes.decode(claimed).sorted { $0.id < $1.id }
     }
 
     /// How much later a newer message of the same Android follow must have been written to the
@@ -92,12 +92,12 @@ public enum Outbox {
 
     /// One attempt to record: the push, APNs' status and reason, the outcome.
     public struct Attempt: Sendable, Equatable {
-        public var push: OutboxPush
+        public var push: TargetPush
         public var status: Int?
         public var reason: String?
         public var outcome: Outcome
 
-        public init(_ push: OutboxPush, status: Int?, reason: String?, outcome: Outcome) {
+        public init(_ push: TargetPush, status: Int?, reason: String?, outcome: Outcome) {
             self.push = push
             self.status = status
             self.reason = reason

@@ -22,12 +22,12 @@ public struct Audience: Sendable, Equatable {
     /// Each game's audience target, created when the game's first event is projected.
     public var targets: [String: PushTarget] = [:]
     /// Pushes planned for the audience and not yet taken by ``take()``, in planning order.
-    public var pushes: [(gameId: String, push: ActivityPush)] = []
+    public var pushes: [(gameId: String, push: PlannedMessage)] = []
 
     public init() {}
 
     /// Hands out the pushes planned so far.
-    public mutating func take() -> [(gameId: String, push: ActivityPush)] {
+    public mutating func take() -> [(gameId: String, push: PlannedMessage)] {
         defer { pushes = [] }
         return pushes
     }

@@ -116,7 +116,7 @@ public struct Projector: Sendable {
             plan.attributes["scorefeed.fan_out"] = true
             plan.attributes["scorefeed.targets"] = done.targets.count
             plan.attributes["scorefeed.pushes"] = done.pushes.count
-            try ActivityPushes.insert(done.pushes, traceParent: TraceParent.of(plan.context), in: tx)
+            try TargetPushes.insert(done.pushes, traceParent: TraceParent.of(plan.context), in: tx)
             result.targets += done.targets
             result.pushes += done.pushes
             result.coalesced += done.coalesced
@@ -199,7 +199,7 @@ public struct Projector: Sendable {
             let through = Dictionary(uniqueKeysWithValues: effects.states.map { ($0.state.gameId, $0.position) })
             try Activities.save(effects.targets, planner: planning.planner, plannedThrough: through, in: tx)
             let traceParent = TraceParent.of(plan.context)
-            try ActivityPushes.insert(effects.pushes, traceParent: traceParent, in: tx)
+            try TargetPushes.insert(effects.pushes, traceParent: traceParent, in: tx)
             // The games' broadcast channels: the same page through the same pure step, on their own planner.
             let channels = try Channels.targets(games, in: tx)
             if !channels.isEmpty {

@@ -31,7 +31,7 @@ public enum PushScheduler {
             }
         }
         try Activities.save(targets, planner: planner, in: tx)
-        try ActivityPushes.insert(planned, traceParent: traceParent, in: tx)
+        try TargetPushes.insert(planned, traceParent: traceParent, in: tx)
         var broadcasts: [PlannedPush] = []
         for index in channels.indices {
             broadcasts += channelPlanner.tick(&channels[index].target, at: now).map {
@@ -127,7 +127,7 @@ public enum PushScheduler {
         defer { span.end() }
         let traceParent = TraceParent.of(span.context)
         try Activities.save(targets, planner: planner, in: tx)
-        try ActivityPushes.insert(planned, traceParent: traceParent, in: tx)
+        try TargetPushes.insert(planned, traceParent: traceParent, in: tx)
         let channelPlanner = PushPlanner(policy: .channel)
         var channels = try Channels.targets(games, in: tx).values.flatMap { $0 }.filter {
             channelPlanner.pendingDue($0.target) != nil

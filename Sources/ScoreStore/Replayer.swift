@@ -41,7 +41,7 @@ public struct ReplayError: Error, Sendable, CustomStringConvertible {
 }
 
 /// The pushes a replay prints, one at a time: the game and the push.
-public typealias PushSink = (_ gameId: String, _ push: ActivityPush) throws -> Void
+public typealias PushSink = (_ gameId: String, _ push: PlannedMessage) throws -> Void
 
 /// Sends feed files through the write path (ingest → log), then the projector (log → projection
 /// and pushes), in file order: the same code path as the server. What it emits is what a phone

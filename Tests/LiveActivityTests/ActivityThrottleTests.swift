@@ -18,7 +18,7 @@ private struct Script {
         var lines: [String] = []
         for (offset, event) in steps {
             let now = start.addingTimeInterval(Double(offset))
-            let pushes: [ActivityPush]
+            let pushes: [PlannedMessage]
             if let event {
                 let next = T.fold(current, event, at: rfc3339(now))
                 pushes = throttle.receive(previous: current, next: next, event: event, at: now, policy: policy)
@@ -31,7 +31,7 @@ private struct Script {
         return lines
     }
 
-    func describe(_ push: ActivityPush) -> String {
+    func describe(_ push: PlannedMessage) -> String {
         let aps =
             (try? JSONSerialization.jsonObject(with: Data(push.payload.utf8)) as? [String: Any])?["aps"]
             as? [String: Any] ?? [:]
@@ -170,7 +170,7 @@ struct ActivityThrottleTests {
         var throttle = ActivityThrottle(registeredAt: T.date("2019-04-01T19:00:00Z"), frequentUpdates: false)
         let policy = ThrottlePolicy()
         var state = T.state(.inprogress, 1, .top)
-        var reasons: [[ActivityPush.Reason]] = []
+        var reasons: [[PlannedMessage.Reason]] = []
         for at in ["2019-04-01T18:00:00Z", "2019-04-01T18:59:59Z", "2019-04-01T19:00:00Z"] {
             let next = T.fold(state, .outRecorded(outs: 1), at: at)
             reasons.append(

@@ -11,11 +11,11 @@ struct LiveUpdateTests {
     static func run(
         _ events: [(seconds: Double, event: ScoreEvent)], followedAt: Date = start.addingTimeInterval(-900),
         policy: ThrottlePolicy = ThrottlePolicy(), tickAt: Double? = nil
-    ) -> [ActivityPush] {
+    ) -> [PlannedMessage] {
         let planner = PushPlanner(policy: policy)
         var target = PushTarget.liveUpdate(LiveUpdateThrottle(followedAt: followedAt))
         var state: ScoreState? = T.state(.scheduled, version: 1)
-        var pushes: [ActivityPush] = []
+        var pushes: [PlannedMessage] = []
         for (seconds, event) in events {
             let at = start.addingTimeInterval(seconds)
             let next = T.fold(state, event, at: rfc3339(at))

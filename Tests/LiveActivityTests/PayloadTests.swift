@@ -19,7 +19,7 @@ struct PayloadTests {
             + #""event":"update","relevance-score":70,"stale-date":1554146400,"timestamp":1554145500}}"#
         #expect(
             command
-                == ActivityPush(
+                == PlannedMessage(
                     event: .update, priority: 10, timestamp: 1_554_145_500, sendAt: T.date("2019-04-01T19:05:00Z"),
                     expiration: 1_554_146_400, reason: .immediate, version: 7, payload: payload))
         #expect(

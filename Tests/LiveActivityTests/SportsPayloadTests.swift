@@ -91,7 +91,7 @@ struct SportsPayloadTests {
         game.add(SportsMomentTests.scored(.home, .two), 100)
         game.add(.clockStopped(ms: nil), 200)
         let pushes = S.pushes(game.changes, policy: ThrottlePolicy(minInterval: 0))
-        func stale(_ push: ActivityPush) throws -> Int {
+        func stale(_ push: PlannedMessage) throws -> Int {
             guard case .int(let date) = SchemaCheck.member(try S.json(push.payload), "aps", "stale-date") else {
                 throw CancellationError()
             }

@@ -89,11 +89,11 @@ enum S {
     /// with the change each was planned at.
     static func pushes(
         _ changes: [GameChange], policy: ThrottlePolicy = ThrottlePolicy(), frequentUpdates: Bool = false
-    ) -> [ActivityPush] {
+    ) -> [PlannedMessage] {
         guard let first = changes.first else { return [] }
         let planner = PushPlanner(policy: policy)
         var target = PushTarget.audience(for: first.next, frequentUpdates: frequentUpdates)
-        var pushes: [ActivityPush] = []
+        var pushes: [PlannedMessage] = []
         for change in changes {
             pushes += planner.receive(change, for: &target, at: change.next.updatedAt)
         }
@@ -101,11 +101,11 @@ enum S {
     }
 
     /// Every Android message of one follower who followed before the game.
-    static func androidMessages(_ changes: [GameChange]) -> [ActivityPush] {
+    static func androidMessages(_ changes: [GameChange]) -> [PlannedMessage] {
         guard let first = changes.first else { return [] }
         let planner = PushPlanner()
         var target = PushTarget.liveUpdate(LiveUpdateThrottle(followedAt: first.next.updatedAt))
-        var pushes: [ActivityPush] = []
+        var pushes: [PlannedMessage] = []
         for change in changes {
             pushes += planner.receive(change, for: &target, at: change.next.updatedAt)
         }

@@ -38,7 +38,7 @@ enum T {
     static func push(
         previous: ScoreState?, event: ScoreEvent, at: String = "2019-04-01T19:05:00Z", lastTimestamp: Int? = nil,
         policy: ThrottlePolicy = ThrottlePolicy(minInterval: 0)
-    ) -> ActivityPush? {
+    ) -> PlannedMessage? {
         let now = date(at)
         let planner = PushPlanner(policy: policy)
         var target = PushTarget.liveActivity(

@@ -8,19 +8,19 @@ import Testing
 /// The delivery pipeline's decisions, input by input: no socket, no database, no clock.
 @Suite("the delivery worker's state machine")
 struct DeliveryStateMachineTests {
-    typealias Machine = DeliveryStateMachine<OutboxPush, Outbox.Attempt>
+    typealias Machine = DeliveryStateMachine<TargetPush, Outbox.Attempt>
     typealias Attempt = Outbox.Attempt
 
-    static func push(_ id: Int, attempts: Int = 1) -> OutboxPush {
-        OutboxPush(
-            id: id, activityId: id, gameId: "g1", pushToken: String(repeating: "ab", count: 32),
+    static func push(_ id: Int, attempts: Int = 1) -> TargetPush {
+        TargetPush(
+            id: id, targetId: id, gameId: "g1", pushToken: String(repeating: "ab", count: 32),
             environment: .production,
             bundleId: "com.example.scores", apnsId: "00000000-0000-0000-0000-00000000000\(id % 10)", event: .update,
             priority: 5, timestamp: 1_700_000_000 + id, expiration: 1_700_001_000, reason: "immediate", payload: "{}",
             state: "pending", attempts: attempts, lastStatus: nil, lastReason: nil)
     }
 
-    static func sent(_ push: OutboxPush) -> Attempt { Attempt(push, status: 200, reason: nil, outcome: .sent) }
+    static func sent(_ push: TargetPush) -> Attempt { Attempt(push, status: 200, reason: nil, outcome: .sent) }
 
     static func round(sent: Int, paused: String? = nil) -> DeliveryRound {
         var round = DeliveryRound()

@@ -54,13 +54,13 @@ struct Harness {
     }
 
     /// Replays a fixture with the three test activities registered; returns the outbox.
-    func replay(_ name: String) async throws -> [OutboxPush] {
+    func replay(_ name: String) async throws -> [TargetPush] {
         let file = fixture("\(name).jsonl")
         try await registerActivities(for: file, connection)
         let summary = try await ScoreFeedTesting.replay(file, connection)
         let gameId = try FeedFile.read(file)[0].message.gameId
         #expect(summary.accepted > 0)
-        return try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+        return try await connection.withSession { try TargetPushes.forGame(gameId, in: $0) }
     }
 
     func states() async throws -> [String: Int] {
@@ -78,7 +78,7 @@ private func delivered(_ sandbox: APNsSandbox) async -> [String] {
     }.sorted()
 }
 
-private func expected(_ pushes: [OutboxPush]) -> [String] {
+private func expected(_ pushes: [TargetPush]) -> [String] {
     pushes.map { "\($0.pushToken) \($0.apnsId) p\($0.priority) x\($0.expiration) \($0.payload)" }.sorted()
 }
 
@@ -125,7 +125,7 @@ struct DeliveryTests {
                     frequentUpdates: false, at: startsAt.addingTimeInterval(-900), in: session)
             }
             try await replay(file, h.connection)
-            let outbox = try await h.connection.withSession { try ActivityPushes.forGame(first.gameId, in: $0) }
+            let outbox = try await h.connection.withSession { try TargetPushes.forGame(first.gameId, in: $0) }
             #expect(outbox.count > 40 * 10)
             let client = try h.client()
             var worker = h.worker(client)
@@ -163,7 +163,7 @@ struct DeliveryTests {
             // At least once: a dropped connection can lose the answer to a push the server accepted, and
             // that push goes again with the same apns-id. A push whose success was recorded never does.
             let received = await delivered(h.sandbox)
-            let final = try await h.connection.withSession { try ActivityPushes.forGame(outbox[0].gameId, in: $0) }
+            let final = try await h.connection.withSession { try TargetPushes.forGame(outbox[0].gameId, in: $0) }
             let sent = final.filter { $0.state == "sent" }
             let superseded = final.filter { $0.state == "superseded" }
             // A push whose answer a dropped connection lost may have arrived and then been superseded.
@@ -184,7 +184,7 @@ struct DeliveryTests {
             for token in Set(outbox.map(\.pushToken)) {
                 let byId = Dictionary(outbox.map { ($0.apnsId, $0) }, uniquingKeysWith: { a, _ in a })
                 let mine = arrivals.filter { $0.token == token }.compactMap { byId[$0.apnsId.lowercased()] }
-                let firsts = mine.reduce(into: [OutboxPush]()) { seen, push in
+                let firsts = mine.reduce(into: [TargetPush]()) { seen, push in
                     if !seen.contains(where: { $0.apnsId == push.apnsId }) { seen.append(push) }
                 }
                 #expect(zip(firsts, firsts.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp }, "in order")
@@ -264,9 +264,9 @@ struct DeliveryTests {
             let first = try await h.connection.transaction { try Outbox.claim(limit: 1, lease: 30, in: $0) }
             #expect(first.count == 1)
             let rest = try await h.connection.transaction { try Outbox.claim(limit: 10_000, lease: 30, in: $0) }
-            let sameActivity = outbox.filter { $0.activityId == first[0].activityId }
+            let sameActivity = outbox.filter { $0.targetId == first[0].targetId }
             #expect(rest.count == outbox.count - sameActivity.count)
-            #expect(!rest.contains { $0.activityId == first[0].activityId })
+            #expect(!rest.contains { $0.targetId == first[0].targetId })
             try await h.connection.transaction { try Outbox.release(first.map(\.id) + rest.map(\.id), in: $0) }
             let attempts = try await h.connection.query("SELECT max(attempts) AS n FROM outbox")
             #expect(try attempts[0].int("n") == 0)

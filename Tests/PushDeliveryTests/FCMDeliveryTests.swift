@@ -121,7 +121,7 @@ struct FCMDeliveryTests {
             h.sandbox.inject(.drop, count: 1)
             h.sandbox.inject(.delay(.milliseconds(300)), count: 2)
             _ = try await h.worker().run(untilEmpty: true)
-            let pushes = try await h.connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            let pushes = try await h.connection.withSession { try TargetPushes.forGame(gameId, in: $0) }
             #expect(pushes.allSatisfy { $0.state == "sent" || $0.state == "superseded" }, "\(pushes.map(\.state))")
             // Every push marked sent was received by the server (by its aps body or data map).
             let bodies = h.sandbox.accepted().map(\.body)
@@ -153,7 +153,7 @@ struct FCMDeliveryTests {
             _ = try await h.worker().run(untilEmpty: true)
             #expect(h.client.accessTokenFetches == 2)
             #expect(h.sandbox.messages().contains { $0.status == 401 })
-            let pushes = try await h.connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            let pushes = try await h.connection.withSession { try TargetPushes.forGame(gameId, in: $0) }
             #expect(pushes.allSatisfy { $0.state == "sent" || $0.state == "superseded" })
             #expect(pushes.filter { $0.state == "sent" && $0.event == .end }.count == 2)
         }
@@ -171,7 +171,7 @@ struct FCMDeliveryTests {
             #expect(total.paused == nil && total.failed >= 1)
             #expect(try await h.connection.withSession { try Followers.list(in: $0) }.map(\.active) == [false])
             #expect(try await h.connection.withSession { try Activities.list(in: $0) }.map(\.active) == [true])
-            let ios = try await h.connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            let ios = try await h.connection.withSession { try TargetPushes.forGame(gameId, in: $0) }
                 .filter { $0.route == .fcm }
             #expect(ios.filter { $0.state == "failed" }.map { $0.lastReason?.hasPrefix("INVALID_ARGUMENT") } == [true])
             #expect(ios.last?.state == "sent" && ios.last?.event == .end, "the rest went on, to the end")
@@ -189,7 +189,7 @@ struct FCMDeliveryTests {
             #expect(first.failed == 0)
             let second = try await h.worker().run(untilEmpty: true)
             #expect(second.paused == nil && second.failed == 0)
-            let pushes = try await h.connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            let pushes = try await h.connection.withSession { try TargetPushes.forGame(gameId, in: $0) }
             #expect(pushes.allSatisfy { $0.state == "sent" || $0.state == "superseded" })
             #expect(pushes.filter { $0.state == "sent" && $0.event == .end }.count == 2)
         }
@@ -288,9 +288,9 @@ extension FCMDeliveryTests {
 
 @Suite("FCMVerdict: what each FCM answer means")
 struct FCMVerdictTests {
-    static let push: OutboxPush = {
-        var push = OutboxPush(
-            id: 1, activityId: 1, gameId: "g1", pushToken: String(repeating: "ab", count: 32), environment: .production,
+    static let push: TargetPush = {
+        var push = TargetPush(
+            id: 1, targetId: 1, gameId: "g1", pushToken: String(repeating: "ab", count: 32), environment: .production,
             bundleId: "com.example.scores", apnsId: UUID().uuidString, event: .update, priority: 5, timestamp: 100,
             expiration: 2_000_000_000, reason: "immediate", payload: #"{"aps":{}}"#, state: "pending", attempts: 1,
             lastStatus: nil, lastReason: nil, createdAt: Date(timeIntervalSince1970: 1_900_000_000))

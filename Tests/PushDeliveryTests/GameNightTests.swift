@@ -134,7 +134,7 @@ struct GameNightTests {
                 """
             ).rows.map { (try $0.string("kind"), try $0.string("state")) }
             #expect(states.allSatisfy { $0.1 == "sent" || $0.1 == "superseded" }, "\(states)")
-            let pushes = try await h.connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            let pushes = try await h.connection.withSession { try TargetPushes.forGame(gameId, in: $0) }
             for token in activityTokens {
                 let mine = pushes.filter { $0.pushToken == token }
                 #expect(mine.last { $0.state == "sent" }?.event == .end, "the end was sent, last")

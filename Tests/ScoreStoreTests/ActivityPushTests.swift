@@ -8,7 +8,7 @@ import Testing
 
 /// The outbox of a game as golden JSON lines: activity index, apns-id, and the push.
 func pushLines(_ gameId: String, _ connection: PostgresConnection) async throws -> String {
-    let pushes = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+    let pushes = try await connection.withSession { try TargetPushes.forGame(gameId, in: $0) }
     return pushes.map { push in
         let index = activityTokens.firstIndex(of: push.pushToken).map(String.init) ?? "?"
         return #"{"activity":\#(index),"apnsId":"\#(push.apnsId)","event":"\#(push.event.rawValue)","#
@@ -38,7 +38,7 @@ struct ActivityPushTests {
                 produced == golden, "pushes of \(name) differ from \(goldenPath); SCOREFEED_UPDATE_GOLDEN=1 rewrites it"
             )
             // Per activity: timestamps strictly increase, exactly one end, last.
-            let pushes = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            let pushes = try await connection.withSession { try TargetPushes.forGame(gameId, in: $0) }
             for token in activityTokens {
                 let mine = pushes.filter { $0.pushToken == token }
                 #expect(zip(mine, mine.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
@@ -111,7 +111,7 @@ struct ActivityPushTests {
                     }
                         + [.init(end, status: 200, reason: nil, outcome: .sent)], in: tx)
             }
-            let states = try await connection.withSession { try ActivityPushes.forGame(end.gameId, in: $0) }
+            let states = try await connection.withSession { try TargetPushes.forGame(end.gameId, in: $0) }
                 .filter { $0.pushToken == token }
             #expect(states.first { $0.id == mine[0].id }?.state == "superseded")
             #expect(states.first { $0.id == mine[0].id }?.lastReason == "a newer push was accepted")
@@ -121,7 +121,7 @@ struct ActivityPushTests {
             // The other activities' pushes are untouched.
             let others = try await connection.query(
                 "SELECT count(*) AS n FROM outbox WHERE state <> 'pending' AND activity_id <> $1",
-                [mine[0].activityId])[0].int("n")
+                [mine[0].targetId])[0].int("n")
             #expect(others == 0)
         }
     }
@@ -251,7 +251,7 @@ struct ActivityPushTests {
                 try await connection.withSession {
                     try Activities.deactivate(token: removed, reason: "removed", in: $0)
                 })
-            let pushes = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            let pushes = try await connection.withSession { try TargetPushes.forGame(gameId, in: $0) }
             let (mine, others) = (pushes.filter { $0.pushToken == removed }, pushes.filter { $0.pushToken != removed })
             #expect(!mine.isEmpty && !others.isEmpty)
             #expect(mine.allSatisfy { $0.state == "failed" && $0.lastReason == "activity inactive" })

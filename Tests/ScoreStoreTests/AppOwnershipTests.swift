@@ -149,12 +149,12 @@ struct AppOwnershipTests {
                 for other in activityTokens.dropFirst() { try Activities.deactivate(token: other, reason: "x", in: s) }
             }
             try await replay(file, connection)
-            func claim(_ routes: [PushRoute]) async throws -> OutboxPush {
+            func claim(_ routes: [PushRoute]) async throws -> TargetPush {
                 try #require(
                     try await connection.transaction { try Outbox.claim(limit: 1, lease: 30, routes: routes, in: $0) }
                         .first)
             }
-            func record(_ push: OutboxPush) async throws {
+            func record(_ push: TargetPush) async throws {
                 try await connection.transaction {
                     try Outbox.record([Outbox.Attempt(push, status: 200, reason: nil, outcome: .sent)], in: $0)
                 }
@@ -173,7 +173,7 @@ struct AppOwnershipTests {
             let third = try await claim([.fcm, .android])
             #expect(third.route == .fcm && third.fcm == .token(fcmIOSRegistration))
             try await record(third)
-            let pushes = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            let pushes = try await connection.withSession { try TargetPushes.forGame(gameId, in: $0) }
             let sent = pushes.filter { $0.state == "sent" }
             #expect(sent.map(\.id) == [first.id, onTheWire.id, third.id])
             #expect(sent.map(\.route) == [.apns, .apns, .fcm])
@@ -186,7 +186,7 @@ struct AppOwnershipTests {
                     gameId: gameId, token: token, environment: .production, bundleId: "com.example.scores",
                     frequentUpdates: false, fcm: .token(renewed), at: Date(), in: s)
             }
-            let moved = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            let moved = try await connection.withSession { try TargetPushes.forGame(gameId, in: $0) }
             #expect(moved.filter { $0.state == "sent" }.map(\.fcm) == [nil, nil, .token(fcmIOSRegistration)])
             #expect(Set(moved.filter { $0.state == "pending" }.map(\.fcm)) == [.token(renewed)])
             // And back to APNs: the push sent through FCM stays an FCM push, to the token it went to.
@@ -195,7 +195,7 @@ struct AppOwnershipTests {
                     gameId: gameId, token: token, environment: .production, bundleId: "com.example.scores",
                     frequentUpdates: false, at: Date(), in: s)
             }
-            let again = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            let again = try await connection.withSession { try TargetPushes.forGame(gameId, in: $0) }
             #expect(again.filter { $0.state == "sent" }.map(\.route) == [.apns, .apns, .fcm])
             #expect(again.filter { $0.state == "sent" }.map(\.fcm) == [nil, nil, .token(fcmIOSRegistration)])
             #expect(Set(again.filter { $0.state == "pending" }.map(\.route)) == [.apns])
@@ -325,7 +325,7 @@ struct AppOwnershipTests {
                 SELECT id, 'g1', gen_random_uuid(), 'update', 10, 1, 0, 'x', '{}', now(), 'sent', route FROM activities
                 """)
             try await Migrator(environment: [:]).migrate(connection, logger: quietLogger)
-            let pushes = try await connection.withSession { try ActivityPushes.forGame("g1", in: $0) }
+            let pushes = try await connection.withSession { try TargetPushes.forGame("g1", in: $0) }
             #expect(pushes.map(\.route) == [.fcm, .apns])
             #expect(pushes.map(\.fcm) == [.token(fcmIOSRegistration), nil])
         }

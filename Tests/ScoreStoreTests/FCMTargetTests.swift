@@ -18,7 +18,7 @@ struct FCMTargetTests {
             try await registerFCMTargets(for: file, connection)
             try await replay(file, connection)
             let gameId = try FeedFile.read(file)[0].message.gameId
-            let pushes = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            let pushes = try await connection.withSession { try TargetPushes.forGame(gameId, in: $0) }
             // The same decisions: the FCM activity's pushes equal activity 0's (registered alike),
             // payloads byte for byte.
             let apns = pushes.filter { $0.pushToken == activityTokens[0] }
@@ -90,7 +90,7 @@ struct FCMTargetTests {
             _ = try await connection.transaction {
                 try Followers.follow(gameId: gameId, fcm: .token(androidRegistration), at: at, in: $0)
             }
-            var pushes = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            var pushes = try await connection.withSession { try TargetPushes.forGame(gameId, in: $0) }
             let startSeq = Int(at.timeIntervalSince1970 * 1000)
             #expect(pushes.map(\.timestamp) == [startSeq] && pushes.first?.route == .android)
             #expect(pushes.first?.payload.contains(#""seq":"\#(startSeq)""#) == true)
@@ -98,7 +98,7 @@ struct FCMTargetTests {
             let threeQuarters = messages.count * 3 / 4
             _ = try await Ingestor(connection: connection).ingest(Array(messages[(messages.count / 2)..<threeQuarters]))
             _ = try await Projector().step(connection)
-            let before = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            let before = try await connection.withSession { try TargetPushes.forGame(gameId, in: $0) }
             let lastBefore = before.last!.timestamp
             let again = messages[threeQuarters - 1].at
             _ = try await connection.transaction { tx in
@@ -108,7 +108,7 @@ struct FCMTargetTests {
             // The rest of the game: every message after the last one, up to the end.
             _ = try await Ingestor(connection: connection).ingest(Array(messages.suffix(from: threeQuarters)))
             _ = try await Projector().step(connection)
-            pushes = try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+            pushes = try await connection.withSession { try TargetPushes.forGame(gameId, in: $0) }
             let after = pushes.filter { $0.id > before.last!.id }
             #expect(!after.isEmpty && after.allSatisfy { $0.timestamp > lastBefore }, "seq goes on after a new follow")
             #expect(zip(after, after.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
@@ -197,7 +197,7 @@ struct FCMTargetTests {
             let gameId = try FeedFile.read(file)[0].message.gameId
             func routes() async throws -> Set<PushRoute> {
                 Set(
-                    try await connection.withSession { try ActivityPushes.forGame(gameId, in: $0) }
+                    try await connection.withSession { try TargetPushes.forGame(gameId, in: $0) }
                         .filter { $0.pushToken == activityTokens[0] && $0.state == "pending" }.map(\.route))
             }
             #expect(try await routes() == [.apns])

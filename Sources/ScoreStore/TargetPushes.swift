@@ -3,7 +3,8 @@ import LiveActivity
 import PostgresClient
 import ScoreDomain
 
-/// A push planned for one target (an activity, or a broadcast channel), with the event that caused it.
+/// A message planned for one target (a row of `activities`, or a broadcast channel), with the event that
+/// caused it.
 public struct PlannedPush: Sendable, Equatable {
     /// The row id of its target: the activity's (a Live Activity token, an FCM-routed activity, an
     /// Android follower), or the channel's for a broadcast (``Broadcasts``).
@@ -11,13 +12,14 @@ public struct PlannedPush: Sendable, Equatable {
     public var gameId: String
     /// Global position of the causing event; `nil` when time alone made it due.
     public var position: Int?
-    public var push: ActivityPush
+    public var push: PlannedMessage
 }
 
-/// A row of the outbox, as the delivery side and the read API see it.
-public struct OutboxPush: Sendable, Equatable {
+/// A push to one target (a row of the outbox of kind `push`), as the delivery side and the read API see it.
+public struct TargetPush: Sendable, Equatable {
     public var id: Int
-    public var activityId: Int
+    /// The row id of its target (`activities`: a Live Activity, an Android follower, an FCM topic).
+    public var targetId: Int
     public var gameId: String
     public var pushToken: String
     public var environment: PushEnvironment
@@ -46,13 +48,13 @@ public struct OutboxPush: Sendable, Equatable {
     public var traceParent: String?
 
     public init(
-        id: Int, activityId: Int, gameId: String, pushToken: String, environment: PushEnvironment, bundleId: String,
+        id: Int, targetId: Int, gameId: String, pushToken: String, environment: PushEnvironment, bundleId: String,
         apnsId: String, event: LiveActivityEvent, priority: Int, timestamp: Int, expiration: Int, reason: String,
         payload: String, state: String, attempts: Int, lastStatus: Int?, lastReason: String?,
         registeredAt: Date = .distantPast, createdAt: Date = .distantPast
     ) {
         (self.registeredAt, self.createdAt) = (registeredAt, createdAt)
-        (self.id, self.activityId, self.gameId, self.pushToken) = (id, activityId, gameId, pushToken)
+        (self.id, self.targetId, self.gameId, self.pushToken) = (id, targetId, gameId, pushToken)
         (self.environment, self.bundleId, self.apnsId, self.event) = (environment, bundleId, apnsId, event)
         (self.priority, self.timestamp, self.expiration, self.reason) = (priority, timestamp, expiration, reason)
         (self.payload, self.state, self.attempts) = (payload, state, attempts)
@@ -61,7 +63,7 @@ public struct OutboxPush: Sendable, Equatable {
 }
 
 /// The outbox's pushes (kind `push`: one message to one target of `activities`), as planned and read.
-public enum ActivityPushes {
+public enum TargetPushes {
     /// The channel notified when a transaction writes pushes to the outbox.
     public static let channel = "scorefeed_pushes"
 
@@ -97,7 +99,7 @@ public enum ActivityPushes {
     /// planned (after the push `after`, at most `limit`).
     public static func forGame(
         _ gameId: String, app: String? = nil, after: Int = 0, limit: Int = Int(Int32.max), in session: PostgresSession
-    ) throws -> [OutboxPush] {
+    ) throws -> [TargetPush] {
         try decode(
             session.query(
                 """
@@ -108,7 +110,7 @@ public enum ActivityPushes {
 
     /// The newest push planned for one game's activities (of `app`; `nil`: of every app), if any.
     public static func latest(_ gameId: String, app: String? = nil, in session: PostgresSession) throws
-        -> OutboxPush?
+        -> TargetPush?
     {
         try decode(
             session.query(
@@ -133,7 +135,7 @@ public enum ActivityPushes {
     }
 
     /// The newest push of each of these games' activities, by game.
-    public static func latest(games: [String], in session: PostgresSession) throws -> [String: OutboxPush] {
+    public static func latest(games: [String], in session: PostgresSession) throws -> [String: TargetPush] {
         let pushes = try decode(
             session.query(
                 """
@@ -174,10 +176,10 @@ public enum ActivityPushes {
 
     public static let select = "SELECT \(columns) FROM outbox p JOIN activities a ON a.id = p.activity_id"
 
-    public static func decode(_ result: PostgresResult) throws -> [OutboxPush] {
+    public static func decode(_ result: PostgresResult) throws -> [TargetPush] {
         try result.rows.map { row in
-            var push = OutboxPush(
-                id: try row.int("id"), activityId: try row.int("activity_id"), gameId: try row.string("game_id"),
+            var push = TargetPush(
+                id: try row.int("id"), targetId: try row.int("activity_id"), gameId: try row.string("game_id"),
                 pushToken: try row.text("push_token") ?? "",
                 environment: try row.value("environment"),
                 bundleId: try row.string("bundle_id"), apnsId: try row.string("apns_id"),

@@ -7,8 +7,10 @@ public enum LiveActivityEvent: String, Sendable, Codable {
     case end
 }
 
-/// One push to one Live Activity, decided by an ``ActivityThrottle``.
-public struct ActivityPush: Sendable, Equatable {
+/// One message the planner decided for one target: a Live Activity push or a broadcast, decided by an
+/// ``ActivityThrottle`` (its payload an APNs body), or an Android follower's Live Update, decided by a
+/// ``LiveUpdateThrottle`` (its payload the FCM data message).
+public struct PlannedMessage: Sendable, Equatable {
     /// Why the push goes out now.
     public enum Reason: String, Sendable, Codable {
         /// A change outside the minimum interval, sent at once.
@@ -22,9 +24,9 @@ public struct ActivityPush: Sendable, Equatable {
     }
 
     public var event: LiveActivityEvent
-    /// `apns-priority`: 10 (with an alert for a significant moment) or 5.
+    /// `apns-priority`: 10 (with an alert for a significant moment) or 5; a Live Update's is always 10.
     public var priority: Int
-    /// `aps.timestamp`, strictly increasing per activity.
+    /// `aps.timestamp`, strictly increasing per target; a Live Update's `seq` (milliseconds).
     public var timestamp: Int
     /// When the push is due (the virtual clock of the caller): the change's time, or the moment the
     /// interval closed for a coalesced update.
@@ -34,7 +36,7 @@ public struct ActivityPush: Sendable, Equatable {
     public var reason: Reason
     /// The game state version the push shows.
     public var version: Int
-    /// The exact APNs request body `{"aps":{…}}`.
+    /// The exact request body: APNs' `{"aps":{…}}`, or a Live Update's FCM data (``LiveUpdate/json(_:seq:event:)``).
     public var payload: String
 
     public init(
