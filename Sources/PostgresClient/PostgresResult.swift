@@ -107,6 +107,14 @@ public struct PostgresRow: Sendable {
         return value
     }
 
+    /// A text column read as a `RawRepresentable` value; `nil` when NULL.
+    public func optionalValue<T: RawRepresentable<String>>(_ column: String, as type: T.Type = T.self)
+        throws(PostgresError) -> T?
+    {
+        guard try text(column) != nil else { return nil }
+        return try value(column, as: type)
+    }
+
     /// A non-NULL `timestamptz` column.
     public func date(_ column: String) throws(PostgresError) -> Date {
         let value = try string(column)

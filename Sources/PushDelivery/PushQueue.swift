@@ -91,7 +91,8 @@ public struct PushQueue: DeliveryQueue {
         round: inout DeliveryRound
     ) async -> [Outbox.Attempt] {
         var results: [(TargetPush, APNsResult)] = []
-        let byEnvironment = Dictionary(grouping: wave, by: \.environment)
+        // A push to APNs is a Live Activity's: its environment is never NULL (`activities_apns_fields`).
+        let byEnvironment = Dictionary(grouping: wave, by: { $0.environment ?? .production })
         let spans = byEnvironment.mapValues { DeliveryTrace.start($0, service: service) }
         await withTaskGroup(of: [(TargetPush, APNsResult)].self) { group in
             for (environment, batch) in byEnvironment {

@@ -277,7 +277,7 @@ enum EmbeddedOpenAPI {
                 id: {type: integer}
                 activityId: {type: integer}
                 pushToken: {type: string}
-                environment: {type: string}
+                environment: {type: string, enum: [production, sandbox], nullable: true, description: "The APNs environment of a Live Activity; null for an Android follower."}
                 apnsId: {type: string, format: uuid}
                 event: {type: string, enum: [update, end]}
                 priority: {type: integer, enum: [5, 10]}
@@ -310,7 +310,7 @@ enum EmbeddedOpenAPI {
                 target: {type: string, description: "The push token, channel id or start token (an Android follower's FCM registration, a topic's name), shortened as in the logs (`cdcdcdcd…`)."}
                 via: {type: string, enum: [apns, fcm]}
                 fcmTarget: {type: string, nullable: true, description: "The FCM registration token or installation id it goes through, shortened."}
-                environment: {type: string, enum: [production, sandbox]}
+                environment: {type: string, enum: [production, sandbox], nullable: true, description: "The APNs environment; null for an Android follower and a topic."}
                 frequentUpdates: {type: boolean}
                 registeredAt: {type: string, format: date-time}
                 status:

@@ -84,7 +84,7 @@ struct OperatorTargets {
             "target": .string(APNsRedaction.token(shown)),
             "via": .string(target.fcmTarget == nil ? "apns" : "fcm"),
             "fcmTarget": target.fcmTarget.map { .string(APNsRedaction.token($0)) } ?? .null,
-            "environment": .string(target.environment.rawValue), "frequentUpdates": .bool(target.frequentUpdates),
+            "environment": target.environment.map { .string($0.rawValue) } ?? .null, "frequentUpdates": .bool(target.frequentUpdates),
             "registeredAt": .string(rfc3339(target.registeredAt)), "status": .string(Self.status(target)),
             "endedAt": target.endedAt.map { .string(rfc3339($0)) } ?? .null, "removed": removed,
             "budget": .object(["used": .int(target.budgetUsed), "limit": .int(limit), "counts": .string(counts)]),

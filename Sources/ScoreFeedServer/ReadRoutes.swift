@@ -118,7 +118,7 @@ struct ReadRoutes {
         JSONValue.object([
             "id": .int(push.id), "activityId": .int(push.targetId),
             "pushToken": .string(fullToken ? push.pushToken : APNsRedaction.token(push.pushToken)),
-            "environment": .string(push.environment.rawValue), "apnsId": .string(push.apnsId),
+            "environment": push.environment.map { .string($0.rawValue) } ?? .null, "apnsId": .string(push.apnsId),
             "event": .string(push.event.rawValue), "priority": .int(push.priority),
             "timestamp": .int(push.timestamp), "reason": .string(push.reason),
             "state": .string(push.state == "pending" ? "planned" : push.state), "attempts": .int(push.attempts),

@@ -142,7 +142,7 @@ extension Scoreboard {
           const top = el("div", "top");
           top.append(el("span", "badge", target.status), el("span", "token", target.target || "(none)"));
           if (target.route === "push-to-start" || target.route === "fcm") top.append(el("span", "tag", target.via === "fcm" ? "via FCM" : "via APNs"));
-          if (target.environment !== "production") top.append(el("span", "tag", target.environment));
+          if (target.environment && target.environment !== "production") top.append(el("span", "tag", target.environment));
           if (target.frequentUpdates) top.append(el("span", "tag", "frequent updates"));
           item.append(top);
           if (target.removed) {

@@ -104,7 +104,7 @@ public enum Followers {
                 """
                 INSERT INTO activities (game_id, push_token, environment, bundle_id, registered_at, throttle_state,
                                         planned_position, route, fcm_token, fcm_kind, next_deadline, app)
-                VALUES ($1, NULL, 'production', 'android', $2, $3, $4, 'android', $5, 'topic', NULL, $6)
+                VALUES ($1, NULL, NULL, NULL, $2, $3, $4, 'android', $5, 'topic', NULL, $6)
                 ON CONFLICT (game_id, fcm_token) WHERE route = 'android' DO NOTHING
                 """, [gameId, followedAt, topicThrottle.storageText, game.position, topic, app])
         }
@@ -112,7 +112,7 @@ public enum Followers {
             """
             INSERT INTO activities (game_id, push_token, environment, bundle_id, registered_at, throttle_state,
                                     planned_position, route, fcm_token, fcm_kind, next_deadline, app, topic)
-            VALUES ($1, NULL, 'production', 'android', $2, $3, $4, 'android', $5, $6, NULL, $7, $8)
+            VALUES ($1, NULL, NULL, NULL, $2, $3, $4, 'android', $5, $6, NULL, $7, $8)
             ON CONFLICT (game_id, fcm_token) WHERE route = 'android' DO UPDATE SET
                 active = true, deactivated_reason = NULL, fcm_kind = EXCLUDED.fcm_kind, ended_at = NULL,
                 planned_position = EXCLUDED.planned_position, throttle_state = EXCLUDED.throttle_state,

@@ -40,7 +40,8 @@ public struct GameTarget: Sendable, Equatable {
     public var token: String
     /// The FCM registration token or installation id it goes through, if any.
     public var fcmTarget: String?
-    public var environment: PushEnvironment
+    /// The APNs environment; `nil` for an Android follower and a topic (no APNs).
+    public var environment: PushEnvironment?
     public var frequentUpdates: Bool
     public var registeredAt: Date
     /// Removed: by the app, by an answer (410, `UNREGISTERED`), unfollowed, a channel deleted.
@@ -57,7 +58,7 @@ public struct GameTarget: Sendable, Equatable {
     public var lastAnswer: Answer?
 
     public init(
-        route: Route, id: Int, token: String, fcmTarget: String? = nil, environment: PushEnvironment = .production,
+        route: Route, id: Int, token: String, fcmTarget: String? = nil, environment: PushEnvironment? = .production,
         frequentUpdates: Bool = false, registeredAt: Date, active: Bool = true, endedAt: Date? = nil,
         removedReason: String? = nil, budgetUsed: Int = 0, pushes: [String: Int] = [:], lastAnswer: Answer? = nil
     ) {
@@ -92,7 +93,7 @@ public enum GameTargets {
             for state in states { pushes[state] = try row.int(state) }
             return GameTarget(
                 route: try row.value("route"), id: try row.int("id"), token: try row.string("token"),
-                fcmTarget: try row.text("fcm_token"), environment: try row.value("environment"),
+                fcmTarget: try row.text("fcm_token"), environment: try row.optionalValue("environment"),
                 frequentUpdates: try row.bool("frequent_updates"), registeredAt: try row.date("registered_at"),
                 active: try row.bool("active"), endedAt: try row.text("ended_at").flatMap(PostgresTimestamp.parse),
                 removedReason: try row.text("removed_reason"), budgetUsed: try row.int("budget_used"),

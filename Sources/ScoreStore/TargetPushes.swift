@@ -22,8 +22,10 @@ public struct TargetPush: Sendable, Equatable {
     public var targetId: Int
     public var gameId: String
     public var pushToken: String
-    public var environment: PushEnvironment
-    public var bundleId: String
+    /// The target's APNs environment and app bundle id (a Live Activity's); `nil` for an Android
+    /// follower and an FCM topic.
+    public var environment: PushEnvironment?
+    public var bundleId: String?
     public var apnsId: String
     public var event: LiveActivityEvent
     public var priority: Int
@@ -48,7 +50,7 @@ public struct TargetPush: Sendable, Equatable {
     public var traceParent: String?
 
     public init(
-        id: Int, targetId: Int, gameId: String, pushToken: String, environment: PushEnvironment, bundleId: String,
+        id: Int, targetId: Int, gameId: String, pushToken: String, environment: PushEnvironment?, bundleId: String?,
         apnsId: String, event: LiveActivityEvent, priority: Int, timestamp: Int, expiration: Int, reason: String,
         payload: String, state: String, attempts: Int, lastStatus: Int?, lastReason: String?,
         registeredAt: Date = .distantPast, createdAt: Date = .distantPast
@@ -181,8 +183,8 @@ public enum TargetPushes {
             var push = TargetPush(
                 id: try row.int("id"), targetId: try row.int("activity_id"), gameId: try row.string("game_id"),
                 pushToken: try row.text("push_token") ?? "",
-                environment: try row.value("environment"),
-                bundleId: try row.string("bundle_id"), apnsId: try row.string("apns_id"),
+                environment: try row.optionalValue("environment"),
+                bundleId: try row.text("bundle_id"), apnsId: try row.string("apns_id"),
                 event: try row.value("event"),
                 priority: try row.int("priority"),
                 timestamp: try row.int("aps_timestamp"), expiration: try row.int("expiration"),

@@ -4,7 +4,7 @@ import ScoreFeedTesting
 import ScoreStore
 import Testing
 
-@Suite("migration 0029: the three outboxes become one")
+@Suite("migrations 0029 and 0030: the three outboxes become one; a follower has no APNs fields")
 struct OneOutboxMigrationTests {
     /// A database migrated up to (not including) `before`.
     private func migrate(_ connection: PostgresConnection, before: String) async throws {
@@ -109,6 +109,29 @@ struct OneOutboxMigrationTests {
             }
             #expect(claimed.0 == ["00000000-0000-0000-0000-000000000003"])
             #expect(claimed.1 == ["00000000-0000-0000-0000-000000000004"])
+        }
+    }
+
+    @Test("a follower stored with filler APNs fields loses them; a Live Activity keeps its own")
+    func followersWithoutFiller() async throws {
+        try await withStore(migrated: false) { connection in
+            try await migrate(connection, before: "0030")
+            try await connection.query(
+                """
+                INSERT INTO activities (game_id, push_token, environment, bundle_id, throttle_state, route, fcm_token,
+                                        fcm_kind)
+                VALUES ('g1', NULL, 'production', 'android', 'x', 'android', 'fcm-android-1', 'token'),
+                       ('g1', $1, 'sandbox', 'com.example.scores', 'x', 'apns', NULL, NULL)
+                """, [String(repeating: "ab", count: 32)])
+            try await Migrator(environment: [:]).migrate(connection, logger: quietLogger)
+            let rows = try await connection.query(
+                "SELECT route, environment, bundle_id FROM activities ORDER BY id"
+            ).rows.map { [try $0.string("route"), try $0.text("environment"), try $0.text("bundle_id")] }
+            #expect(rows == [["android", nil, nil], ["apns", "sandbox", "com.example.scores"]])
+            // A follower given an environment again is refused.
+            await #expect(throws: PostgresError.self) {
+                try await connection.query("UPDATE activities SET environment = 'production' WHERE route = 'android'")
+            }
         }
     }
 

@@ -3,7 +3,7 @@
 /// What the files of `Generated/` were made from.
 enum GeneratedSpec {
     /// The SHA-256 (hex) of the `docs/openapi.yaml` they were generated from.
-    static let sha256 = "6fb638b12003d87ede4795730add8613645a1b142629505eec1ac7d5c0a88d71"
+    static let sha256 = "7762272d1c2d3d3d1757277771dc33b1d981c8f4160ec4e6e66e4cd52dce0c5c"
     /// The swift-openapi-generator version that generated them.
     static let generator = "1.14.3"
 }

@@ -1311,8 +1311,17 @@ extension Components {
             internal var activityId: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/Push/pushToken`.
             internal var pushToken: Swift.String?
+            /// The APNs environment of a Live Activity; null for an Android follower.
+            ///
             /// - Remark: Generated from `#/components/schemas/Push/environment`.
-            internal var environment: Swift.String?
+            internal enum EnvironmentPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case production = "production"
+                case sandbox = "sandbox"
+            }
+            /// The APNs environment of a Live Activity; null for an Android follower.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Push/environment`.
+            internal var environment: Components.Schemas.Push.EnvironmentPayload?
             /// - Remark: Generated from `#/components/schemas/Push/apnsId`.
             internal var apnsId: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Push/event`.
@@ -1373,7 +1382,7 @@ extension Components {
             ///   - id:
             ///   - activityId:
             ///   - pushToken:
-            ///   - environment:
+            ///   - environment: The APNs environment of a Live Activity; null for an Android follower.
             ///   - apnsId:
             ///   - event:
             ///   - priority:
@@ -1390,7 +1399,7 @@ extension Components {
                 id: Swift.Int? = nil,
                 activityId: Swift.Int? = nil,
                 pushToken: Swift.String? = nil,
-                environment: Swift.String? = nil,
+                environment: Components.Schemas.Push.EnvironmentPayload? = nil,
                 apnsId: Swift.String? = nil,
                 event: Components.Schemas.Push.EventPayload? = nil,
                 priority: Components.Schemas.Push.PriorityPayload? = nil,
@@ -1478,11 +1487,15 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Target/fcmTarget`.
             internal var fcmTarget: Swift.String?
+            /// The APNs environment; null for an Android follower and a topic.
+            ///
             /// - Remark: Generated from `#/components/schemas/Target/environment`.
             internal enum EnvironmentPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case production = "production"
                 case sandbox = "sandbox"
             }
+            /// The APNs environment; null for an Android follower and a topic.
+            ///
             /// - Remark: Generated from `#/components/schemas/Target/environment`.
             internal var environment: Components.Schemas.Target.EnvironmentPayload?
             /// - Remark: Generated from `#/components/schemas/Target/frequentUpdates`.
@@ -1666,7 +1679,7 @@ extension Components {
             ///   - target: The push token, channel id or start token (an Android follower's FCM registration, a topic's name), shortened as in the logs (`cdcdcdcd…`).
             ///   - via:
             ///   - fcmTarget: The FCM registration token or installation id it goes through, shortened.
-            ///   - environment:
+            ///   - environment: The APNs environment; null for an Android follower and a topic.
             ///   - frequentUpdates:
             ///   - registeredAt:
             ///   - status: `removed`: no longer reached (removed by the app, refused by APNs or FCM as gone, unfollowed, a channel deleted, a start token retired); `ended`: its end was planned.
