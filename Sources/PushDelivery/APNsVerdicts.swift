@@ -5,7 +5,7 @@ import ScoreStore
 
 /// What becomes of a broadcast APNs answered (``PushVerdict/broadcast(_:for:cancelled:backoff:now:unitRandom:)``).
 public struct BroadcastVerdict: Sendable, Equatable {
-    public var outcome: Broadcasts.Outcome
+    public var outcome: Outbox.Outcome
     /// Why delivery must pause (a configuration error of the provider), if it must.
     public var pause: String?
     /// APNs no longer knows the channel (`ChannelNotRegistered`, `BadChannelId`): mark it deleted.
@@ -14,7 +14,7 @@ public struct BroadcastVerdict: Sendable, Equatable {
     public var refused: String?
 
     public init(
-        outcome: Broadcasts.Outcome, pause: String? = nil, channelGone: Bool = false, refused: String? = nil
+        outcome: Outbox.Outcome, pause: String? = nil, channelGone: Bool = false, refused: String? = nil
     ) {
         (self.outcome, self.pause, self.channelGone, self.refused) = (outcome, pause, channelGone, refused)
     }
@@ -29,7 +29,7 @@ extension PushVerdict {
     public static func broadcast(
         _ result: APNsResult, for push: BroadcastPush, cancelled: Bool, backoff: Backoff, now: Date, unitRandom: Double
     ) -> BroadcastVerdict {
-        if cancelled && result.status == nil { return BroadcastVerdict(outcome: .release) }
+        if cancelled && result.status == nil { return BroadcastVerdict(outcome: .release(label: "released")) }
         if let reason = result.reason, reason == "ChannelNotRegistered" || reason == "BadChannelId" {
             return BroadcastVerdict(outcome: .failed(reason: reason), channelGone: true)
         }
@@ -47,7 +47,7 @@ extension PushVerdict {
         case .refreshTokenAndRetry, .reconnectAndRetry:
             return BroadcastVerdict(outcome: .retry(after: 0))
         case .pause(let why):
-            return BroadcastVerdict(outcome: .release, pause: why)
+            return BroadcastVerdict(outcome: .release(label: "paused"), pause: why)
         case .deactivate(let why), .neverRetry(let why):
             return BroadcastVerdict(outcome: .failed(reason: why), refused: why)
         }
@@ -63,28 +63,28 @@ extension PushVerdict {
     public static func start(
         _ result: APNsResult, for start: DeviceStart, cancelled: Bool, backoff: Backoff, maximumAttempts: Int,
         unitRandom: Double
-    ) -> (outcome: Devices.StartOutcome, pause: String?) {
+    ) -> (outcome: Outbox.Outcome, pause: String?) {
         let delay = backoff.delay(attempt: start.attempts + 1, unitRandom: unitRandom) / .seconds(1)
         guard result.status != nil else {
             switch result.error?.code {
             case .connectFailed?, .signingFailed?, .invalidRequest?, .clientShutDown?:
-                return (cancelled ? .release : .retry(after: delay), nil)
+                return (cancelled ? .release(label: "released") : .retry(after: delay), nil)
             default:
                 let why = "no answer (\(result.error?.code.rawValue ?? "?")): not sent again, never two starts"
-                return (.failed(reason: why, deactivate: false), nil)
+                return (.failed(reason: why), nil)
             }
         }
         switch result.action {
         case .delivered: return (.sent, nil)
-        case .deactivate(let why): return (.failed(reason: why, deactivate: true), nil)
-        case .pause(let why): return (.release, why)
+        case .deactivate(let why): return (.deactivate(reason: why), nil)
+        case .pause(let why): return (.release(label: "paused"), why)
         case .retry, .keepTokenLongerAndRetry, .refreshTokenAndRetry, .reconnectAndRetry:
             guard start.attempts < maximumAttempts else {
                 let why = "\(result.reason ?? "retry") after \(start.attempts) attempts"
-                return (.failed(reason: why, deactivate: false), nil)
+                return (.failed(reason: why), nil)
             }
             return (.retry(after: delay), nil)
-        case .neverRetry(let why): return (.failed(reason: why, deactivate: false), nil)
+        case .neverRetry(let why): return (.failed(reason: why), nil)
         }
     }
 }

@@ -26,7 +26,7 @@ public struct BroadcastQueue: DeliveryQueue {
         public var push: BroadcastPush
         public var status: Int?
         public var reason: String?
-        public var outcome: Broadcasts.Outcome
+        public var outcome: Outbox.Outcome
         /// APNs no longer knows the channel: it is marked deleted with the record.
         public var channelGone = false
     }
@@ -90,15 +90,9 @@ public struct BroadcastQueue: DeliveryQueue {
             let verdict = PushVerdict.broadcast(
                 result, for: push, cancelled: cancelled, backoff: backoff, now: now,
                 unitRandom: Double.random(in: 0...1))
-            if let paused = verdict.pause { round.paused = paused }
+            round.count(verdict.outcome, pause: verdict.pause)
             if let refused = verdict.refused {
                 logger.error("APNs refused a broadcast for good", metadata: ["apns.reason": "\(refused)"])
-            }
-            switch verdict.outcome {
-            case .sent: round.sent += 1
-            case .retry: round.retried += 1
-            case .failed: round.failed += 1
-            case .release: if verdict.pause == nil { round.released += 1 }
             }
             return Attempt(
                 push: push, status: result.status, reason: result.reason ?? result.error.map { $0.code.rawValue },

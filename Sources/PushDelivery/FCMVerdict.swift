@@ -89,23 +89,23 @@ public enum FCMVerdict {
     public static func startOutcome(
         _ result: FCMResult, for start: DeviceStart, cancelled: Bool, backoff: Backoff, maximumAttempts: Int,
         unitRandom: Double
-    ) -> (outcome: Devices.StartOutcome, pause: String?) {
-        func retry(_ why: String) -> Devices.StartOutcome {
+    ) -> (outcome: Outbox.Outcome, pause: String?) {
+        func retry(_ why: String) -> Outbox.Outcome {
             start.attempts >= maximumAttempts
-                ? .failed(reason: "\(why) after \(start.attempts) attempts", deactivate: false)
+                ? .failed(reason: "\(why) after \(start.attempts) attempts")
                 : .retry(
                     after: result.retryAfter
                         ?? backoff.delay(attempt: start.attempts + 1, unitRandom: unitRandom) / .seconds(1))
         }
         switch result.action {
         case .delivered: return (.sent, nil)
-        case .deactivate(let reason): return (.failed(reason: reason, deactivate: true), nil)
-        case .neverRetry(let reason): return (.failed(reason: reason, deactivate: false), nil)
+        case .deactivate(let reason): return (.deactivate(reason: reason), nil)
+        case .neverRetry(let reason): return (.failed(reason: reason), nil)
         case .retry(let reason): return (retry(reason), nil)
-        case .pause(let reason): return (.release, reason)
-        case .notSent(let why): return (cancelled ? .release : retry("not sent (\(why))"), nil)
+        case .pause(let reason): return (.release(label: "paused"), reason)
+        case .notSent(let why): return (cancelled ? .release(label: "released") : retry("not sent (\(why))"), nil)
         case .noAnswer(let why):
-            return (.failed(reason: "no answer (\(why)): not sent again, never two starts", deactivate: false), nil)
+            return (.failed(reason: "no answer (\(why)): not sent again, never two starts"), nil)
         }
     }
 }

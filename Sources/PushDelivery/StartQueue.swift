@@ -29,7 +29,7 @@ public struct StartQueue: DeliveryQueue {
     public struct Attempt: Sendable, Equatable {
         public var start: DeviceStart
         public var status: Int?
-        public var outcome: Devices.StartOutcome
+        public var outcome: Outbox.Outcome
         /// The service's reason, if any.
         public var reason: String?
     }
@@ -77,22 +77,15 @@ public struct StartQueue: DeliveryQueue {
         case .fcm(let client): attempts = await sendToFCM(claimed, client: client, backoff: backoff, round: &round)
         }
         for attempt in attempts {
-            if case .failed(let why, let deactivate) = attempt.outcome {
-                log(attempt.start, failed: why, deactivate: deactivate, status: attempt.status, logger: logger)
+            switch attempt.outcome {
+            case .failed(let why):
+                log(attempt.start, failed: why, deactivate: false, status: attempt.status, logger: logger)
+            case .deactivate(let why):
+                log(attempt.start, failed: why, deactivate: true, status: attempt.status, logger: logger)
+            case .sent, .retry, .release: break
             }
         }
         return DeliverySent(round: round, attempts: attempts)
-    }
-
-    /// Counts one start's outcome (and the reason delivery pauses, if any).
-    private func count(_ outcome: Devices.StartOutcome, pause: String?, into round: inout DeliveryRound) {
-        switch outcome {
-        case .sent: round.sent += 1
-        case .retry: round.retried += 1
-        case .failed(_, let deactivate): if deactivate { round.deactivated += 1 } else { round.failed += 1 }
-        case .release: if pause == nil { round.released += 1 }
-        }
-        if let pause { round.paused = pause }
     }
 
     /// A start that failed for good: a device retired by the service, or a refusal (a bug, or an answer lost).
@@ -134,7 +127,7 @@ public struct StartQueue: DeliveryQueue {
             let (outcome, pause) = PushVerdict.start(
                 result, for: start, cancelled: cancelled, backoff: backoff, maximumAttempts: Self.maximumAttempts,
                 unitRandom: Double.random(in: 0...1))
-            count(outcome, pause: pause, into: &round)
+            round.count(outcome, pause: pause)
             return Attempt(start: start, status: result.status, outcome: outcome, reason: result.reason)
         }
         for (environment, span) in spans {
@@ -164,7 +157,7 @@ public struct StartQueue: DeliveryQueue {
             let (outcome, pause) = FCMVerdict.startOutcome(
                 result, for: start, cancelled: cancelled, backoff: backoff, maximumAttempts: Self.maximumAttempts,
                 unitRandom: Double.random(in: 0...1))
-            count(outcome, pause: pause, into: &round)
+            round.count(outcome, pause: pause)
             return Attempt(start: start, status: result.status, outcome: outcome, reason: FCMVerdict.reason(result))
         }
         DeliveryTrace.end(span, answers: attempts.lazy.map { (outcome: $0.outcome.label, status: $0.status) })

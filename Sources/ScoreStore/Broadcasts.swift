@@ -88,65 +88,16 @@ public enum Broadcasts {
         ).sorted { $0.id < $1.id }
     }
 
-    /// What to record of one broadcast.
-    public enum Outcome: Sendable, Equatable {
-        case sent
-        case retry(after: Double)
-        case failed(reason: String)
-        case release
-
-        /// The outcome's name in `delivery_attempts`, metrics and traces.
-        public var label: String {
-            switch self {
-            case .sent: "sent"
-            case .retry: "retry"
-            case .failed: "failed"
-            case .release: "released"
-            }
-        }
-
-        /// Why it failed, when it did.
-        public var reason: String? {
-            if case .failed(let why) = self { return why }
-            return nil
-        }
-    }
-
-    /// Records outcomes; a sent broadcast supersedes the older ones of its channel still waiting, and
-    /// a sent end every other one left. Each attempt that did not succeed joins `delivery_attempts`.
+    /// Records outcomes (``Outbox/store(_:target:newer:in:)``): a sent broadcast supersedes the older
+    /// ones of its channel still waiting, and a sent end every other one left; each attempt that did not
+    /// succeed joins `delivery_attempts`.
     public static func record(
-        _ results: [(push: BroadcastPush, status: Int?, reason: String?, outcome: Outcome)], in tx: PostgresSession
+        _ results: [(push: BroadcastPush, status: Int?, reason: String?, outcome: Outbox.Outcome)],
+        in tx: PostgresSession
     ) throws {
-        var sent: [Int] = []
-        for (push, status, reason, outcome) in results {
-            switch outcome {
-            case .sent:
-                sent.append(push.id)
-            case .retry(let after):
-                try tx.query(
-                    """
-                    UPDATE outbox SET claimed_until = NULL, last_status = $2, last_reason = $3,
-                                                next_attempt_at = now() + make_interval(secs => $4)
-                    WHERE id = $1
-                    """, [push.id, status, reason, after])
-            case .failed(let why):
-                try tx.query(
-                    """
-                    UPDATE outbox SET state = 'failed', claimed_until = NULL, last_status = $2, last_reason = $3
-                    WHERE id = $1
-                    """, [push.id, status, why])
-            case .release:
-                try tx.query(
-                    "UPDATE outbox SET claimed_until = NULL, attempts = greatest(attempts - 1, 0) WHERE id = $1",
-                    [push.id])
-            }
-        }
-        try Outbox.markSent(sent, target: "channel_row", newer: "broadcast", in: tx)
-        let unsuccessful = results.filter { $0.outcome != .sent }
-        try DeliveryAttempts.insert(
-            ids: unsuccessful.map(\.push.id), statuses: unsuccessful.map(\.status),
-            reasons: unsuccessful.map { $0.outcome.reason ?? $0.reason }, outcomes: unsuccessful.map(\.outcome.label),
-            in: tx)
+        try Outbox.store(
+            results.map { Outbox.Answer(id: $0.push.id, status: $0.status, reason: $0.reason, outcome: $0.outcome) },
+            target: "channel_row", newer: "broadcast", in: tx)
     }
 
     /// Gives claimed broadcasts that were never sent back at once (the claim's attempt not counted).

@@ -177,70 +177,23 @@ public enum Devices {
         ).rows.map(decodeStart).sorted { $0.id < $1.id }
     }
 
-    /// What to record of one start.
-    public enum StartOutcome: Sendable, Equatable {
-        case sent
-        case retry(after: Double)
-        /// Never sent again; `deactivate` also retires the device's start token.
-        case failed(reason: String, deactivate: Bool)
-        case release
-
-        /// The outcome's name in `delivery_attempts`, metrics and traces.
-        public var label: String {
-            switch self {
-            case .sent: "sent"
-            case .retry: "retry"
-            case .failed(_, let deactivate): deactivate ? "deactivated" : "failed"
-            case .release: "released"
-            }
-        }
-
-        /// Why it failed, when it did.
-        public var reason: String? {
-            if case .failed(let why, _) = self { return why }
-            return nil
-        }
-    }
-
-    /// Records the outcomes of starts (`reason`: the service's, for the history); each attempt that did
-    /// not succeed joins `delivery_attempts`.
+    /// Records the outcomes of starts (``Outbox/store(_:target:newer:in:)``; `reason`: the service's,
+    /// for the history); a deactivation also retires the device's start token. Each attempt that did not
+    /// succeed joins `delivery_attempts`.
     public static func recordStarts(
-        _ results: [(start: DeviceStart, status: Int?, reason: String?, outcome: StartOutcome)], in tx: PostgresSession
+        _ results: [(start: DeviceStart, status: Int?, reason: String?, outcome: Outbox.Outcome)],
+        in tx: PostgresSession
     ) throws {
-        for (start, status, _, outcome) in results {
-            switch outcome {
-            case .sent:
-                try tx.query(
-                    """
-                    UPDATE outbox SET state = 'sent', sent_at = now(), claimed_until = NULL, last_status = 200,
-                                             last_reason = NULL
-                    WHERE id = $1
-                    """, [start.id])
-            case .retry(let after):
-                try tx.query(
-                    """
-                    UPDATE outbox SET claimed_until = NULL, last_status = $2,
-                                             next_attempt_at = now() + make_interval(secs => $3)
-                    WHERE id = $1
-                    """, [start.id, status, after])
-            case .failed(let reason, let deactivate):
-                try tx.query(
-                    """
-                    UPDATE outbox SET state = 'failed', claimed_until = NULL, last_status = $2, last_reason = $3
-                    WHERE id = $1
-                    """, [start.id, status, reason])
-                if deactivate { try tx.query("UPDATE devices SET active = false WHERE id = $1", [start.deviceId]) }
-            case .release:
-                try tx.query(
-                    "UPDATE outbox SET claimed_until = NULL, attempts = greatest(attempts - 1, 0) WHERE id = $1",
-                    [start.id])
-            }
+        try Outbox.store(
+            results.map { Outbox.Answer(id: $0.start.id, status: $0.status, reason: $0.reason, outcome: $0.outcome) },
+            target: "device_id", newer: "start", in: tx)
+        let retired = results.compactMap { result -> Int? in
+            guard case .deactivate = result.outcome else { return nil }
+            return result.start.deviceId
         }
-        let unsuccessful = results.filter { $0.outcome != .sent }
-        try DeliveryAttempts.insert(
-            ids: unsuccessful.map(\.start.id), statuses: unsuccessful.map(\.status),
-            reasons: unsuccessful.map { $0.outcome.reason ?? $0.reason }, outcomes: unsuccessful.map(\.outcome.label),
-            in: tx)
+        if !retired.isEmpty {
+            try tx.query("UPDATE devices SET active = false WHERE id = ANY($1::bigint[])", [retired])
+        }
     }
 
     /// Gives claimed starts that were never sent back at once (the claim's attempt not counted).

@@ -79,14 +79,16 @@ public enum Outbox {
             """, [ids])
     }
 
-    /// What became of one attempt, as stored.
+    /// What became of one attempt of a message of any kind (a push, a broadcast, a start), as stored.
     public enum Outcome: Sendable, Equatable {
         case sent
         case retry(after: Double)
+        /// Failed for good because its target is gone: a push's token (or FCM registration) is
+        /// deactivated, a start's device retires its start token.
         case deactivate(reason: String)
         case failed(reason: String)
-        /// The push goes back untouched, as `label` says why: delivery is paused (bad provider
-        /// credentials) or the worker is shutting down with the push still in flight.
+        /// The message goes back untouched, as `label` says why: delivery is `paused` (bad provider
+        /// credentials) or the worker is shutting down with it still in flight (`released`).
         case release(label: String)
     }
 
@@ -108,44 +110,19 @@ public enum Outbox {
     /// Records attempts and their outcomes in one transaction (the common outcome, sent, in one
     /// statement for the whole round); `delivery_attempts` gets a row for each attempt that did not succeed.
     public static func record(_ results: [Attempt], in tx: PostgresSession) throws {
-        var sent: [Int] = []
+        try store(
+            results.map { Answer(id: $0.push.id, status: $0.status, reason: $0.reason, outcome: $0.outcome) },
+            target: "activity_id", newer: "push", in: tx)
         for attempt in results {
-            let (push, status, reason, outcome) = (attempt.push, attempt.status, attempt.reason, attempt.outcome)
-            switch outcome {
-            case .sent:
-                sent.append(push.id)
-            case .retry(let after):
-                try tx.query(
-                    """
-                    UPDATE outbox SET claimed_until = NULL, last_status = $2, last_reason = $3,
-                                               next_attempt_at = now() + make_interval(secs => $4)
-                    WHERE id = $1
-                    """, [push.id, status, reason, after])
-            case .deactivate(let why), .failed(let why):
-                try tx.query(
-                    """
-                    UPDATE outbox SET state = 'failed', claimed_until = NULL, last_status = $2, last_reason = $3
-                    WHERE id = $1
-                    """, [push.id, status, why])
-                if case .deactivate = outcome {
-                    // Fails the activity's other pending pushes too; through FCM, the registration is
-                    // gone: every target reached by it.
-                    if let fcm = push.fcm {
-                        try Activities.deactivate(fcmToken: fcm.value, reason: why, in: tx)
-                    } else {
-                        try Activities.deactivate(token: push.pushToken, reason: why, in: tx)
-                    }
-                }
-            case .release:
-                try tx.query(
-                    """
-                    UPDATE outbox SET claimed_until = NULL, attempts = greatest(attempts - 1, 0),
-                                               last_status = $2, last_reason = $3
-                    WHERE id = $1
-                    """, [push.id, status, reason])
+            // Fails the activity's other pending pushes too; through FCM, the registration is gone:
+            // every target reached by it.
+            guard case .deactivate(let why) = attempt.outcome else { continue }
+            if let fcm = attempt.push.fcm {
+                try Activities.deactivate(fcmToken: fcm.value, reason: why, in: tx)
+            } else {
+                try Activities.deactivate(token: attempt.push.pushToken, reason: why, in: tx)
             }
         }
-        try markSent(sent, target: "activity_id", newer: "push", in: tx)
         // A push done (sent or failed) keeps the route and FCM registration it went by, also when its
         // token was registered again by another route or FCM token while it was on the wire (which
         // re-addresses what still waits).
@@ -167,17 +144,64 @@ public enum Outbox {
                     done.map(\.push.fcm?.kind),
                 ])
         }
-        // The history keeps what did not succeed (a retry, a failure, a deactivation, a release); a
-        // success is the push's own state (`sent`, `sent_at`, status 200): one row write less per push.
-        let unsuccessful = results.filter { $0.outcome != .sent }
-        try DeliveryAttempts.insert(
-            ids: unsuccessful.map(\.push.id), statuses: unsuccessful.map(\.status),
-            reasons: unsuccessful.map(\.reason), outcomes: unsuccessful.map(\.outcome.label), in: tx)
     }
 
-    /// Marks accepted messages sent: pushes (their target `activity_id`) or broadcasts (`channel_row`). A retry never overtakes, and nothing follows an end: the target's older
-    /// pushes still waiting (not on the wire), and every other push of a target whose end was
-    /// accepted, are superseded.
+    /// The service's answer to one message of any kind, and what becomes of the message.
+    struct Answer {
+        var id: Int
+        /// The service's HTTP status (`nil`: no answer) and reason.
+        var status: Int?
+        var reason: String?
+        var outcome: Outcome
+    }
+
+    /// Stores what became of messages of one kind, the same way for every kind: a retry waits for its
+    /// time, a failure (or deactivation) is final, a release gives the message back with its attempt
+    /// not counted, an accepted message is marked sent (``markSent(_:target:newer:in:)``: older ones of
+    /// its `target` still waiting are superseded, and all of them after an end); each attempt that did
+    /// not succeed joins `delivery_attempts` (a success is the message's own state: `sent`, `sent_at`,
+    /// status 200, one row write less per message). What an outcome does to the target (a deactivated
+    /// token, a retired start token, a forgotten channel) is the kind's own, done by its caller.
+    static func store(_ answers: [Answer], target: String, newer: String, in tx: PostgresSession) throws {
+        var sent: [Int] = []
+        for answer in answers {
+            switch answer.outcome {
+            case .sent:
+                sent.append(answer.id)
+            case .retry(let after):
+                try tx.query(
+                    """
+                    UPDATE outbox SET claimed_until = NULL, last_status = $2, last_reason = $3,
+                                      next_attempt_at = now() + make_interval(secs => $4)
+                    WHERE id = $1
+                    """, [answer.id, answer.status, answer.reason, after])
+            case .deactivate(let why), .failed(let why):
+                try tx.query(
+                    """
+                    UPDATE outbox SET state = 'failed', claimed_until = NULL, last_status = $2, last_reason = $3
+                    WHERE id = $1
+                    """, [answer.id, answer.status, why])
+            case .release:
+                try tx.query(
+                    """
+                    UPDATE outbox SET claimed_until = NULL, attempts = greatest(attempts - 1, 0),
+                                      last_status = $2, last_reason = $3
+                    WHERE id = $1
+                    """, [answer.id, answer.status, answer.reason])
+            }
+        }
+        try markSent(sent, target: target, newer: newer, in: tx)
+        let unsuccessful = answers.filter { $0.outcome != .sent }
+        try DeliveryAttempts.insert(
+            ids: unsuccessful.map(\.id), statuses: unsuccessful.map(\.status),
+            reasons: unsuccessful.map { $0.outcome.reason ?? $0.reason }, outcomes: unsuccessful.map(\.outcome.label),
+            in: tx)
+    }
+
+    /// Marks accepted messages sent, superseding by their `target` column (`activity_id`, `channel_row`,
+    /// `device_id`). A retry never overtakes, and nothing follows an end: the target's older messages
+    /// still waiting (not on the wire), and every other one of a target whose end was accepted, are
+    /// superseded. (A start has no timestamp and no end: nothing of its device is superseded.)
     static func markSent(_ ids: [Int], target: String, newer: String, in tx: PostgresSession) throws {
         guard !ids.isEmpty else { return }
         try tx.query(
@@ -220,6 +244,14 @@ extension Outbox.Outcome {
         case .deactivate: "deactivated"
         case .failed: "failed"
         case .release(let why): why
+        }
+    }
+
+    /// Why the message failed (or its target was deactivated), when it did.
+    public var reason: String? {
+        switch self {
+        case .deactivate(let why), .failed(let why): why
+        case .sent, .retry, .release: nil
         }
     }
 }

@@ -37,9 +37,12 @@ struct APNsVerdictTests {
             ),
             (
                 APNsResult(status: 403, reason: "InvalidProviderToken"), false,
-                BroadcastVerdict(outcome: .release, pause: "InvalidProviderToken")
+                BroadcastVerdict(outcome: .release(label: "paused"), pause: "InvalidProviderToken")
             ),
-            (APNsResult(error: APNsError(.timeout, "no answer")), true, BroadcastVerdict(outcome: .release)),
+            (
+                APNsResult(error: APNsError(.timeout, "no answer")), true,
+                BroadcastVerdict(outcome: .release(label: "released"))
+            ),
             (APNsResult(error: APNsError(.timeout, "no answer")), false, BroadcastVerdict(outcome: .retry(after: 2))),
         ])
     func broadcasts(result: APNsResult, cancelled: Bool, verdict: BroadcastVerdict) {
@@ -73,30 +76,33 @@ struct APNsVerdictTests {
     @Test(
         "each APNs answer to a push-to-start: a lost answer is never sent again; one that never left is",
         arguments: [
-            (APNsResult(status: 200), false, 1, Devices.StartOutcome.sent, nil as String?),
+            (APNsResult(status: 200), false, 1, Outbox.Outcome.sent, nil as String?),
             (
                 APNsResult(status: 410, reason: "Unregistered"), false, 1,
-                .failed(reason: "Unregistered", deactivate: true), nil
+                .deactivate(reason: "Unregistered"), nil
             ),
             (
                 APNsResult(status: 400, reason: "BadDeviceToken"), false, 1,
-                .failed(reason: "BadDeviceToken", deactivate: true), nil
+                .deactivate(reason: "BadDeviceToken"), nil
             ),
             (APNsResult(status: 429, reason: "TooManyRequests"), false, 1, .retry(after: 2), nil),
             (
                 APNsResult(status: 429, reason: "TooManyRequests"), false, 5,
-                .failed(reason: "TooManyRequests after 5 attempts", deactivate: false), nil
+                .failed(reason: "TooManyRequests after 5 attempts"), nil
             ),
-            (APNsResult(status: 403, reason: "InvalidProviderToken"), false, 1, .release, "InvalidProviderToken"),
+            (
+                APNsResult(status: 403, reason: "InvalidProviderToken"), false, 1, .release(label: "paused"),
+                "InvalidProviderToken"
+            ),
             (
                 APNsResult(error: APNsError(.timeout, "no answer")), false, 1,
-                .failed(reason: "no answer (apns.timeout): not sent again, never two starts", deactivate: false), nil
+                .failed(reason: "no answer (apns.timeout): not sent again, never two starts"), nil
             ),
             (APNsResult(error: APNsError(.connectFailed, "refused")), false, 1, .retry(after: 2), nil),
-            (APNsResult(error: APNsError(.connectFailed, "refused")), true, 1, .release, nil),
+            (APNsResult(error: APNsError(.connectFailed, "refused")), true, 1, .release(label: "released"), nil),
         ])
     func starts(
-        result: APNsResult, cancelled: Bool, attempts: Int, outcome: Devices.StartOutcome, pause: String?
+        result: APNsResult, cancelled: Bool, attempts: Int, outcome: Outbox.Outcome, pause: String?
     ) {
         let verdict = PushVerdict.start(
             result, for: Self.start(attempts: attempts), cancelled: cancelled, backoff: .push, maximumAttempts: 5,

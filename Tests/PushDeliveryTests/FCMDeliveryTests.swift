@@ -365,7 +365,7 @@ struct FCMVerdictTests {
         var result: FCMResult
         var attempts: Int = 1
         var cancelled = false
-        var outcome: Devices.StartOutcome
+        var outcome: Outbox.Outcome
         var pauses = false
         var testDescription: String {
             "\(result.status ?? 0) \(result.errorCode ?? "\(String(describing: result.failure))")"
@@ -378,21 +378,26 @@ struct FCMVerdictTests {
             StartCase(result: FCMResult(status: 200), outcome: .sent),
             StartCase(
                 result: FCMResult(failure: .transport("closed")),
-                outcome: .failed(reason: "no answer (closed): not sent again, never two starts", deactivate: false)),
+                outcome: .failed(reason: "no answer (closed): not sent again, never two starts")),
             StartCase(result: FCMResult(failure: .notSent("connect failed")), outcome: .retry(after: 1)),
-            StartCase(result: FCMResult(failure: .notSent("connect failed")), cancelled: true, outcome: .release),
+            StartCase(
+                result: FCMResult(failure: .notSent("connect failed")), cancelled: true,
+                outcome: .release(label: "released")),
             StartCase(
                 result: FCMResult(status: 429, errorCode: "QUOTA_EXCEEDED", retryAfter: 30), outcome: .retry(after: 30)
             ),
             StartCase(
                 result: FCMResult(status: 503, errorCode: "UNAVAILABLE"), attempts: 5,
-                outcome: .failed(reason: "UNAVAILABLE after 5 attempts", deactivate: false)),
+                outcome: .failed(reason: "UNAVAILABLE after 5 attempts")),
             StartCase(
                 result: FCMResult(status: 404, errorCode: "UNREGISTERED"),
-                outcome: .failed(reason: "UNREGISTERED", deactivate: true)),
+                outcome: .deactivate(reason: "UNREGISTERED")),
             StartCase(
-                result: FCMResult(status: 401, errorCode: "THIRD_PARTY_AUTH_ERROR"), outcome: .release, pauses: true),
-            StartCase(result: FCMResult(failure: .authorization("invalid_grant")), outcome: .release, pauses: true),
+                result: FCMResult(status: 401, errorCode: "THIRD_PARTY_AUTH_ERROR"), outcome: .release(label: "paused"),
+                pauses: true),
+            StartCase(
+                result: FCMResult(failure: .authorization("invalid_grant")), outcome: .release(label: "paused"),
+                pauses: true),
         ])
     func startOutcome(_ c: StartCase) {
         var start = Self.start
