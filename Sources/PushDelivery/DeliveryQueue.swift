@@ -3,9 +3,9 @@ import Logging
 import PostgresClient
 import Retry
 
-/// One kind of planned message and its outbox, as ``DeliveryWorker`` delivers it: how its messages are
-/// claimed, counted, recorded and handed back, and its sender (its requests, and the pure verdict
-/// table from the service's answers to outcomes, jitter passed in). Kinds: ``PushQueue`` (a push to
+/// One kind of planned message (the outbox's rows of that `kind`), as ``DeliveryWorker`` delivers it:
+/// how its messages are claimed, counted, recorded and handed back, and its sender (its requests, and
+/// the pure verdict table from the service's answers to ``Outbox/Outcome``s, jitter passed in). Kinds: ``PushQueue`` (a push to
 /// one target: an APNs token, an FCM-routed activity, an Android follower), ``BroadcastQueue`` (a
 /// channel's broadcast) and ``StartQueue`` (a device's push-to-start). Every kind gets the worker's
 /// pipelining, its stop and failure rules and the same metrics; each keeps its own rules in its claim
