@@ -137,7 +137,7 @@ struct OneOutboxMigrationTests {
 
     @Test("a row naming no target, or two, is refused")
     func oneTargetPerRow() async throws {
-        try await withStore { connection in
+        _ = try await withStore { connection in
             await #expect(throws: PostgresError.self) {
                 try await connection.query(
                     """
