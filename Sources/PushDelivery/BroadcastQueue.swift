@@ -47,7 +47,7 @@ public struct BroadcastQueue: DeliveryQueue {
     }
 
     public func release(_ messages: [BroadcastPush], in tx: PostgresSession) throws {
-        try Broadcasts.release(messages.map(\.id), in: tx)
+        try Outbox.release(messages.map(\.id), in: tx)
     }
 
     public func observation(of attempt: Attempt) -> (outcome: String, reason: String?) {

@@ -55,7 +55,7 @@ public struct StartQueue: DeliveryQueue {
 
     /// Starts claimed and never sent (a start that may have reached the service is never released).
     public func release(_ messages: [DeviceStart], in tx: PostgresSession) throws {
-        try Devices.releaseStarts(messages.map(\.id), in: tx)
+        try Outbox.release(messages.map(\.id), in: tx)
     }
 
     public func observation(of attempt: Attempt) -> (outcome: String, reason: String?) {

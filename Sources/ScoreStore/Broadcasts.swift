@@ -100,11 +100,6 @@ public enum Broadcasts {
             target: "channel_row", newer: "broadcast", in: tx)
     }
 
-    /// Gives claimed broadcasts that were never sent back at once (the claim's attempt not counted).
-    public static func release(_ ids: [Int], in tx: PostgresSession) throws {
-        try Outbox.release(ids, in: tx)
-    }
-
     /// Every broadcast of a game, in planning order.
     public static func forGame(_ gameId: String, in session: PostgresSession) throws -> [BroadcastPush] {
         try decode(

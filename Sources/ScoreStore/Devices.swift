@@ -196,11 +196,6 @@ public enum Devices {
         }
     }
 
-    /// Gives claimed starts that were never sent back at once (the claim's attempt not counted).
-    public static func releaseStarts(_ ids: [Int], in tx: PostgresSession) throws {
-        try Outbox.release(ids, in: tx)
-    }
-
     /// The activity the app reported after a start (its update token) joins that start.
     /// - Throws: ``ActivityError`` naming `startToken` when it is malformed;
     ///   ``RegistrationRefusal/unknownStartToken`` when no device of `app` has it.
