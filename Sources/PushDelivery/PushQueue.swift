@@ -20,20 +20,28 @@ public struct PushQueue: DeliveryQueue {
 
     public var service: String { transport.name }
 
+    /// A target's own pushes first, then batches of group messages' walks (``Walks``) to fill the round.
     public func claim(limit: Int, lease: Int, in tx: PostgresSession) throws -> [TargetPush] {
-        try Outbox.claim(limit: limit, lease: lease, routes: transport.routes, in: tx)
+        let own = try Outbox.claim(limit: limit, lease: lease, routes: transport.routes, in: tx)
+        let routes = transport.routes.filter { $0 != .android }
+        guard own.count < limit, !routes.isEmpty else { return own }
+        return own + (try Walks.claim(limit: limit - own.count, lease: lease, routes: routes, in: tx))
     }
 
     public func pending(in session: PostgresSession) throws -> (count: Int, nextIn: Double?) {
-        try Outbox.pending(routes: transport.routes, in: session)
+        let own = try Outbox.pending(routes: transport.routes, in: session)
+        let walks = try Walks.pending(routes: transport.routes, in: session)
+        let next = [own.nextIn, walks.nextIn].compactMap { $0 }.min()
+        return (own.count + walks.count, next)
     }
 
     public func record(_ attempts: [Outbox.Attempt], in tx: PostgresSession) throws {
-        try Outbox.record(attempts, in: tx)
+        try Outbox.record(attempts.filter { $0.push.walk == nil }, in: tx)
+        try Walks.record(attempts.filter { $0.push.walk != nil }, in: tx)
     }
 
     public func release(_ messages: [TargetPush], in tx: PostgresSession) throws {
-        try Outbox.release(messages.map(\.id), in: tx)
+        try Outbox.release(Array(Set(messages.map(\.id))), in: tx)
     }
 
     public func observation(of attempt: Outbox.Attempt) -> (outcome: String, reason: String?) {

@@ -143,14 +143,25 @@ public enum Activities {
             guard registered.count == 1 else { throw RegistrationRefusal.gameOver(end) }
         }
         try fcm?.requireOwned(by: app, in: session)
-        let throttle = ActivityThrottle(registeredAt: registeredAt, frequentUpdates: frequentUpdates)
+        let route = fcm == nil ? PushRoute.apns : PushRoute.fcm
+        // A new token joins its game's fresh group (or starts one); one registered before keeps its
+        // group, or its own state (registered before target groups), and leaves its group for another
+        // when its route changes.
+        let before = try session.query(
+            "SELECT id, route, group_id, frequent_updates FROM activities WHERE push_token = $1", [token]
+        ).rows.first
+        let group =
+            before == nil
+            ? try TargetGroups.join(
+                gameId: gameId, route: route, frequentUpdates: frequentUpdates, registeredAt: registeredAt,
+                position: game.position, in: session) : nil
         // Planned through the position read with the game's status: should the end come after that
         // read, the activity is behind it and gets it (``behind(limit:in:)``).
         let result = try session.query(
             """
             INSERT INTO activities (game_id, push_token, environment, bundle_id, frequent_updates, registered_at,
-                                    throttle_state, planned_position, route, fcm_token, fcm_kind, app)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $11, $8, $9, $10, $12)
+                                    throttle_state, planned_position, route, fcm_token, fcm_kind, app, group_id)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $11, $8, $9, $10, $12, $13)
             ON CONFLICT (push_token) DO UPDATE SET active = true, deactivated_reason = NULL,
                 planned_position = CASE WHEN activities.active THEN activities.planned_position
                                         ELSE EXCLUDED.planned_position END,
@@ -159,9 +170,10 @@ public enum Activities {
             RETURNING \(columns)
             """,
             [
-                gameId, token, environment.rawValue, bundleId, frequentUpdates, registeredAt, throttle.storageText,
-                fcm == nil ? PushRoute.apns.rawValue : PushRoute.fcm.rawValue, fcm?.value, fcm?.kind, game.position,
-                app,
+                gameId, token, environment.rawValue, bundleId, frequentUpdates, registeredAt,
+                group == nil
+                    ? ActivityThrottle(registeredAt: registeredAt, frequentUpdates: frequentUpdates).storageText : nil,
+                route.rawValue, fcm?.value, fcm?.kind, game.position, app, group,
             ])
         guard result.count == 1 else {
             let owner = try session.query("SELECT app FROM activities WHERE push_token = $1", [token])
@@ -169,6 +181,11 @@ public enum Activities {
                 throw RegistrationRefusal.otherApp(field: "pushToken")
             }
             throw RegistrationRefusal.otherGame
+        }
+        if let before, try before.optionalInt("group_id") != nil, try before.string("route") != route.rawValue {
+            try TargetGroups.leave(
+                activityId: try before.int("id"), route: route, frequentUpdates: try before.bool("frequent_updates"),
+                in: session)
         }
         let activity = try decode(result[0])
         // Registered again by another route (APNs <-> FCM) or FCM token: what still waits goes the new way
@@ -189,13 +206,16 @@ public enum Activities {
         at registeredAt: Date, in session: PostgresSession
     ) throws -> Int {
         let normalized = try tokens.map { try validate(gameId: gameId, token: $0, bundleId: bundleId) }
-        let throttle = ActivityThrottle(registeredAt: registeredAt, frequentUpdates: frequentUpdates).storageText
+        let position = try GameEnd.check(gameId, in: session).position
+        let group = try TargetGroups.join(
+            gameId: gameId, route: .apns, frequentUpdates: frequentUpdates, registeredAt: registeredAt,
+            position: position, in: session)
         let result = try session.query(
             """
             INSERT INTO activities (game_id, push_token, environment, bundle_id, frequent_updates, registered_at,
-                                    throttle_state, planned_position)
-            SELECT $1, t, $3, $4, $5, $6, $7, \(Self.gamePosition) FROM unnest($2::text[]) AS t
-            """, [gameId, normalized, environment.rawValue, bundleId, frequentUpdates, registeredAt, throttle])
+                                    planned_position, group_id)
+            SELECT $1, t, $3, $4, $5, $6, $7, $8 FROM unnest($2::text[]) AS t
+            """, [gameId, normalized, environment.rawValue, bundleId, frequentUpdates, registeredAt, position, group])
         return result.affectedRows
     }
 
@@ -259,10 +279,6 @@ public enum Activities {
         return try result[0].int("n")
     }
 
-    /// A new activity starts planned through its game's projected position: it gets the changes
-    /// after its registration, never the game's past.
-    private static let gamePosition = "coalesce((SELECT position FROM score_states WHERE game_id = $1), 0)"
-
     /// The push targets of these games' active activities, locked for the transaction, in id order.
     /// With `upToDateLimit`, only those planned through their game's projected position (the others
     /// are behind, for ``behind(limit:in:)``), and at most that many per game.
@@ -279,7 +295,7 @@ public enum Activities {
                 LEFT JOIN score_states s ON s.game_id = g.game_id
                 CROSS JOIN LATERAL (
                     SELECT a.id FROM activities a
-                    WHERE a.game_id = g.game_id AND a.active AND a.topic IS NULL
+                    WHERE a.game_id = g.game_id AND a.active AND a.topic IS NULL AND a.group_id IS NULL
                       AND a.planned_position = coalesce(s.position, 0)
                     ORDER BY a.id LIMIT $2
                 ) t
@@ -290,7 +306,7 @@ public enum Activities {
         let result = try session.query(
             """
             SELECT id, game_id, \(throttleColumns) FROM activities
-            WHERE game_id = ANY($1::text[]) AND active AND topic IS NULL
+            WHERE game_id = ANY($1::text[]) AND active AND topic IS NULL AND group_id IS NULL
               AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))
             ORDER BY id FOR UPDATE
             """, [gameIds, ids])
@@ -312,7 +328,7 @@ public enum Activities {
             """
             SELECT a.id, a.game_id, a.planned_position, s.position AS game_position, \(throttleColumns)
             FROM activities a JOIN score_states s ON s.game_id = a.game_id
-            WHERE a.active AND a.topic IS NULL AND a.planned_position < s.position
+            WHERE a.active AND a.topic IS NULL AND a.group_id IS NULL AND a.planned_position < s.position
             ORDER BY a.id LIMIT $1 FOR UPDATE OF a SKIP LOCKED
             """, [limit])
         var states = StateCache()
@@ -326,7 +342,7 @@ public enum Activities {
         let result = try session.query(
             """
             SELECT id, game_id, \(throttleColumns) FROM activities
-            WHERE active AND topic IS NULL AND next_deadline <= $1 ORDER BY next_deadline LIMIT $2
+            WHERE active AND topic IS NULL AND group_id IS NULL AND next_deadline <= $1 ORDER BY next_deadline LIMIT $2
             FOR UPDATE SKIP LOCKED
             """, [now, limit])
         var states = StateCache()
@@ -350,13 +366,7 @@ public enum Activities {
                 texts.append(throttle.storageText)
             case .liveActivity(let throttle):
                 texts.append(
-                    throttle.storageText(writingStates: { state in
-                        let key = "\(state.gameId)#\(state.version)"
-                        if let text = json[key] { return text }
-                        let text = state.canonicalJSON()
-                        json[key] = text
-                        return text
-                    }))
+                    throttle.storageText(writingStates: { memoizedJSON($0, in: &json) }))
             }
         }
         try session.query(
@@ -371,6 +381,16 @@ public enum Activities {
                 ids, texts, targets.map { planner.nextDeadline($0.target) }, targets.map { planner.isEnded($0.target) },
                 targets.map { plannedThrough?[$0.gameId] },
             ])
+    }
+
+    /// A state's canonical JSON, memoized by game and version in `json` (the targets of a game
+    /// mostly hold the same states).
+    static func memoizedJSON(_ state: ScoreState, in json: inout [String: String]) -> String {
+        let key = "\(state.gameId)#\(state.version)"
+        if let text = json[key] { return text }
+        let text = state.canonicalJSON()
+        json[key] = text
+        return text
     }
 
     static let columns = """

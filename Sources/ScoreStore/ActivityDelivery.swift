@@ -99,22 +99,32 @@ extension Activities {
     ) throws -> Activity? {
         let locked = try session.query(
             """
-            SELECT id, game_id, \(throttleColumns) FROM activities
+            SELECT id, game_id, group_id, frequent_updates, \(throttleColumns) FROM activities
             WHERE push_token = $1 AND ($2::text IS NULL OR app = $2) AND active FOR UPDATE
             """, [token.lowercased(), app])
-        guard locked.count == 1 else { return nil }
-        var states = StateCache()
-        var stored = try decodeTarget(locked[0], states: &states)
-        switch stored.target {
-        case .liveActivity(var throttle):
-            throttle.frequentUpdates = frequent
-            stored.target = .liveActivity(throttle)
-        case .liveUpdate:
-            return nil
+        guard let row = locked.rows.first else { return nil }
+        if try row.optionalInt("group_id") != nil {
+            // Its group's state no longer decides for it: it leaves for a group of its own.
+            if try row.bool("frequent_updates") != frequent {
+                try TargetGroups.leave(
+                    activityId: try row.int("id"), route: try row.value("route"), frequentUpdates: frequent,
+                    in: session)
+            }
+        } else {
+            var states = StateCache()
+            var stored = try decodeTarget(row, states: &states)
+            switch stored.target {
+            case .liveActivity(var throttle):
+                throttle.frequentUpdates = frequent
+                stored.target = .liveActivity(throttle)
+            case .liveUpdate:
+                return nil
+            }
+            try save([stored], planner: planner, in: session)
         }
-        try save([stored], planner: planner, in: session)
         let updated = try session.query(
-            "UPDATE activities SET frequent_updates = $2 WHERE id = $1 RETURNING \(columns)", [stored.id, frequent])
+            "UPDATE activities SET frequent_updates = $2 WHERE id = $1 RETURNING \(columns)",
+            [try row.int("id"), frequent])
         return try decode(updated[0])
     }
 }

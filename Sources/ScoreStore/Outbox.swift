@@ -29,6 +29,10 @@ public enum Outbox {
                   AND d.activity_id NOT IN (
                       SELECT q.activity_id FROM outbox q
                       WHERE q.kind = 'push' AND q.state = 'pending' AND q.claimed_until >= now())
+                  AND NOT EXISTS (
+                      SELECT 1 FROM activities m JOIN outbox w ON w.group_id = m.group_id
+                      WHERE m.id = d.activity_id AND w.kind = 'group' AND w.state = 'pending'
+                        AND w.claimed_until >= now())
                 ORDER BY next_attempt_at, id
                 LIMIT $1
                 FOR UPDATE SKIP LOCKED

@@ -2,16 +2,20 @@ import Foundation
 import LiveActivity
 import ScoreDomain
 
-/// A push target as stored: an activity's id and game, and the planner's state for it.
+/// A push target as stored: its id and game, and the planner's state for it. The id is an activity's
+/// (a row of `activities`, a channel's for a broadcast), or with `isGroup` a target group's
+/// (``TargetGroups``: the Live Activities of a game that share one state).
 public struct StoredTarget: Sendable, Equatable {
     public var id: Int
     public var gameId: String
     public var target: PushTarget
+    public var isGroup: Bool
 
-    public init(id: Int, gameId: String, target: PushTarget) {
+    public init(id: Int, gameId: String, target: PushTarget, isGroup: Bool = false) {
         self.id = id
         self.gameId = gameId
         self.target = target
+        self.isGroup = isGroup
     }
 }
 
@@ -150,7 +154,7 @@ public enum ProjectionPage {
                     let made = planning.planner.receive(change, for: &stored[index].target, at: now)
                     if made.isEmpty && planning.planner.isHoldingBack(stored[index].target) { effects.coalesced += 1 }
                     effects.pushes += made.map {
-                        PlannedPush(targetId: stored[index].id, gameId: gameId, position: event.position, push: $0)
+                        PlannedPush(stored[index], position: event.position, push: $0)
                     }
                 }
                 targets[gameId] = stored
@@ -211,7 +215,7 @@ public enum ProjectionPage {
                 let made = planning.planner.receive(change, for: &stored.target, at: now)
                 if made.isEmpty && planning.planner.isHoldingBack(stored.target) { result.coalesced += 1 }
                 result.pushes += made.map {
-                    PlannedPush(targetId: stored.id, gameId: stored.gameId, position: at, push: $0)
+                    PlannedPush(stored, position: at, push: $0)
                 }
             }
             result.targets.append(stored)

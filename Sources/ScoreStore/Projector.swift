@@ -96,7 +96,7 @@ public struct Projector: Sendable {
         limit: Int, planning: ProjectionPage.Planning, in tx: PostgresSession
     ) throws -> ProjectionPage.FanOut {
         _ = try lockCheckpoint(in: tx)
-        let behind = try Activities.behind(limit: limit, in: tx)
+        let behind = try StoredTargets.behind(limit: limit, in: tx)
         guard !behind.isEmpty else { return ProjectionPage.FanOut() }
         var result = ProjectionPage.FanOut()
         var through: [String: Int] = [:]
@@ -121,7 +121,7 @@ public struct Projector: Sendable {
             result.pushes += done.pushes
             result.coalesced += done.coalesced
         }
-        try Activities.save(result.targets, planner: planning.planner, plannedThrough: through, in: tx)
+        try StoredTargets.save(result.targets, planner: planning.planner, plannedThrough: through, in: tx)
         return result
     }
 
@@ -175,7 +175,7 @@ public struct Projector: Sendable {
         page.attributes["scorefeed.events"] = events.count
         page.attributes["scorefeed.games"] = games.count
         let states = try ScoreProjection.load(games, in: tx)
-        let targets = planning == nil ? [:] : try Activities.targets(games, upToDateLimit: inlineTargets, in: tx)
+        let targets = planning == nil ? [:] : try StoredTargets.load(games, upToDateLimit: inlineTargets, in: tx)
         if let planning, audience != nil {
             // Games met mid-stream (their start was projected before this run): the audience
             // catches up on their history first, silently.
@@ -197,7 +197,7 @@ public struct Projector: Sendable {
             plan.attributes["scorefeed.targets"] = effects.targets.count
             plan.attributes["scorefeed.pushes"] = effects.pushes.count
             let through = Dictionary(uniqueKeysWithValues: effects.states.map { ($0.state.gameId, $0.position) })
-            try Activities.save(effects.targets, planner: planning.planner, plannedThrough: through, in: tx)
+            try StoredTargets.save(effects.targets, planner: planning.planner, plannedThrough: through, in: tx)
             let traceParent = TraceParent.of(plan.context)
             try TargetPushes.insert(effects.pushes, traceParent: traceParent, in: tx)
             // The games' broadcast channels: the same page through the same pure step, on their own planner.

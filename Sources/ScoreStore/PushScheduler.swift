@@ -17,7 +17,9 @@ public enum PushScheduler {
         startLead: Int? = nil, limit: Int = 500, in tx: PostgresSession
     ) throws -> Int {
         if let startLead { try planUpcomingStarts(at: now, lead: startLead, in: tx) }
-        var targets = try Activities.due(at: now, limit: limit, in: tx)
+        // Groups whose states became the same are planned as one from now on.
+        try TargetGroups.merge(planner: planner, in: tx)
+        var targets = try StoredTargets.due(at: now, limit: limit, in: tx)
         // Broadcast channels whose coalesced update's interval closed.
         var channels = try Channels.due(at: now, limit: limit, in: tx)
         guard !targets.isEmpty || !channels.isEmpty else { return 0 }
@@ -27,15 +29,15 @@ public enum PushScheduler {
         var planned: [PlannedPush] = []
         for index in targets.indices {
             planned += planner.tick(&targets[index].target, at: now).map {
-                PlannedPush(targetId: targets[index].id, gameId: targets[index].gameId, position: nil, push: $0)
+                PlannedPush(targets[index], position: nil, push: $0)
             }
         }
-        try Activities.save(targets, planner: planner, in: tx)
+        try StoredTargets.save(targets, planner: planner, in: tx)
         try TargetPushes.insert(planned, traceParent: traceParent, in: tx)
         var broadcasts: [PlannedPush] = []
         for index in channels.indices {
             broadcasts += channelPlanner.tick(&channels[index].target, at: now).map {
-                PlannedPush(targetId: channels[index].id, gameId: channels[index].gameId, position: nil, push: $0)
+                PlannedPush(channels[index], position: nil, push: $0)
             }
         }
         try Channels.save(channels, planner: channelPlanner, in: tx)
@@ -114,19 +116,19 @@ public enum PushScheduler {
     /// Returns how many pushes it wrote.
     @discardableResult
     public static func flushPending(games: [String], planner: PushPlanner, in tx: PostgresSession) throws -> Int {
-        var targets = try Activities.targets(games, in: tx).values.flatMap { $0 }.filter {
+        var targets = try StoredTargets.load(games, in: tx).values.flatMap { $0 }.filter {
             planner.pendingDue($0.target) != nil
         }
         var planned: [PlannedPush] = []
         for index in targets.indices {
             planned += planner.flush(&targets[index].target).map {
-                PlannedPush(targetId: targets[index].id, gameId: targets[index].gameId, position: nil, push: $0)
+                PlannedPush(targets[index], position: nil, push: $0)
             }
         }
         let span = try planningSpan(games: games, in: tx)
         defer { span.end() }
         let traceParent = TraceParent.of(span.context)
-        try Activities.save(targets, planner: planner, in: tx)
+        try StoredTargets.save(targets, planner: planner, in: tx)
         try TargetPushes.insert(planned, traceParent: traceParent, in: tx)
         let channelPlanner = PushPlanner(policy: .channel)
         var channels = try Channels.targets(games, in: tx).values.flatMap { $0 }.filter {
@@ -135,7 +137,7 @@ public enum PushScheduler {
         var broadcasts: [PlannedPush] = []
         for index in channels.indices {
             broadcasts += channelPlanner.flush(&channels[index].target).map {
-                PlannedPush(targetId: channels[index].id, gameId: channels[index].gameId, position: nil, push: $0)
+                PlannedPush(channels[index], position: nil, push: $0)
             }
         }
         try Channels.save(channels, planner: channelPlanner, in: tx)

@@ -13,6 +13,20 @@ public struct PlannedPush: Sendable, Equatable {
     /// Global position of the causing event; `nil` when time alone made it due.
     public var position: Int?
     public var push: PlannedMessage
+    /// Planned for a target group (``TargetGroups``): `targetId` is the group's.
+    public var isGroup = false
+
+    public init(targetId: Int, gameId: String, position: Int?, push: PlannedMessage, isGroup: Bool = false) {
+        (self.targetId, self.gameId, self.position, self.push, self.isGroup) = (
+            targetId, gameId, position, push, isGroup
+        )
+    }
+
+    /// A message planned for a stored target (an activity, a channel or a group).
+    public init(_ target: StoredTarget, position: Int?, push: PlannedMessage) {
+        self.init(
+            targetId: target.id, gameId: target.gameId, position: position, push: push, isGroup: target.isGroup)
+    }
 }
 
 /// A push to one target (a row of the outbox of kind `push`), as the delivery side and the read API see it.
@@ -48,6 +62,17 @@ public struct TargetPush: Sendable, Equatable {
     public var fcm: FCMAddress?
     /// The W3C `traceparent` of the planning span that wrote it (``TraceParent``); `nil` without tracing.
     public var traceParent: String?
+    /// Set when this is one member's send of a group message being walked (``Walks``): `id` is then the
+    /// message's, `targetId` the member's.
+    public var walk: Walk?
+
+    /// Where a walk's batch stands: the group, the last member of the batch, and whether the batch
+    /// reached the group's last member.
+    public struct Walk: Sendable, Equatable {
+        public var group: Int
+        public var through: Int
+        public var last: Bool
+    }
 
     public init(
         id: Int, targetId: Int, gameId: String, pushToken: String, environment: PushEnvironment?, bundleId: String?,
@@ -70,23 +95,48 @@ public enum TargetPushes {
     public static let channel = "scorefeed_pushes"
 
     /// Inserts planned pushes; each gets a stable `apns-id` derived from its activity's token and
-    /// timestamp, so a repeat of the same push is recognisable.
+    /// timestamp, so a repeat of the same push is recognisable. A message planned for a group of at
+    /// least ``TargetGroups/walkMinimum`` active members is one row, walked (``Walks``); a smaller
+    /// group's is a row per member, as an activity's own push.
     /// - Parameter traceParent: the trace context of the planning, stored with every push.
     static func insert(_ pushes: [PlannedPush], traceParent: String? = nil, in session: PostgresSession) throws {
         guard !pushes.isEmpty else { return }
         // Delivered at commit: wakes the delivery workers of `serve` at once.
         try session.query("SELECT pg_notify('\(channel)', '')")
+        let forGroups = pushes.filter(\.isGroup)
+        var walked: Set<Int> = []
+        if !forGroups.isEmpty {
+            let sizes = try session.query(
+                """
+                SELECT g, (SELECT count(*) FROM (SELECT 1 FROM activities a WHERE a.group_id = g AND a.active
+                                                 LIMIT $2) x) AS n
+                FROM unnest($1::bigint[]) AS g
+                """, [Array(Set(forGroups.map(\.targetId))), TargetGroups.walkMinimum])
+            for row in sizes.rows where try row.int("n") >= TargetGroups.walkMinimum { walked.insert(try row.int("g")) }
+        }
+        try Walks.insert(forGroups.filter { walked.contains($0.targetId) }, traceParent: traceParent, in: session)
+        try insert(pushes.filter { !$0.isGroup }, join: "act.id = u.a", traceParent: traceParent, in: session)
+        try insert(
+            forGroups.filter { !walked.contains($0.targetId) }, join: "act.group_id = u.a AND act.active",
+            traceParent: traceParent, in: session)
+    }
+
+    /// Inserts pushes, one per row of `activities act` that `join` matches (over `u.a`, the target id).
+    private static func insert(
+        _ pushes: [PlannedPush], join: String, traceParent: String?, in session: PostgresSession
+    ) throws {
+        guard !pushes.isEmpty else { return }
         try session.query(
             """
             INSERT INTO outbox (kind, activity_id, game_id, position, apns_id, event, priority, aps_timestamp,
                                          expiration, reason, payload, send_at, next_attempt_at, route,
                                          fcm_token, fcm_kind, trace_parent)
-            SELECT 'push', u.a, u.g, u.p, md5(coalesce(act.push_token, act.fcm_token || ':' || act.game_id) || ':' || u.ts)::uuid,
+            SELECT 'push', act.id, u.g, u.p, \(Walks.apnsId("act", timestamp: "u.ts")),
                    u.e, u.pr, u.ts, u.x, u.r, u.pl, u.s, u.s, act.route, act.fcm_token, act.fcm_kind, $11::text
             FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::bigint[], $7::bigint[],
                         $8::text[], $9::text[], $10::timestamptz[]) AS u(a, g, p, e, pr, ts, x, r, pl, s)
-            JOIN activities act ON act.id = u.a
-            ORDER BY u.s, u.a
+            JOIN activities act ON \(join)
+            ORDER BY u.s, act.id
             """,
             [
                 pushes.map(\.targetId), pushes.map(\.gameId), pushes.map(\.position),

@@ -74,8 +74,10 @@ struct ActivityPushTests {
             #expect(produced.count == 3)
             let behind = try await connection.query(
                 """
-                SELECT count(*) AS n FROM activities a JOIN score_states s USING (game_id)
-                WHERE a.planned_position <> s.position
+                SELECT (SELECT count(*) FROM activities a JOIN score_states s USING (game_id)
+                        WHERE a.group_id IS NULL AND a.planned_position <> s.position)
+                     + (SELECT count(*) FROM target_groups g JOIN score_states s USING (game_id)
+                        WHERE g.merged_into IS NULL AND g.planned_position <> s.position) AS n
                 """)[0].int("n")
             #expect(behind == 0)
         }
@@ -134,8 +136,10 @@ struct ActivityPushTests {
             let gameId = try FeedFile.read(file)[0].message.gameId
             func frequent() async throws -> Bool? {
                 let text = try await connection.query(
-                    "SELECT throttle_state FROM activities WHERE game_id = $1 AND id = 1", [gameId])[0].string(
-                        "throttle_state")
+                    """
+                    SELECT coalesce(a.throttle_state, g.throttle_state) AS throttle_state FROM activities a
+                    LEFT JOIN target_groups g ON g.id = a.group_id WHERE a.game_id = $1 AND a.id = 1
+                    """, [gameId])[0].string("throttle_state")
                 return try ActivityThrottle(storageText: text)
                     .frequentUpdates
             }
@@ -180,7 +184,7 @@ struct ActivityPushTests {
                     registeredAt: activity.registeredAt, frequentUpdates: activity.frequentUpdates)
                 let json = String(decoding: try JSONEncoder().encode(throttle), as: UTF8.self)
                 _ = try await connection.query(
-                    "UPDATE activities SET throttle = $2::jsonb, throttle_state = NULL WHERE id = $1",
+                    "UPDATE activities SET throttle = $2::jsonb, throttle_state = NULL, group_id = NULL WHERE id = $1",
                     [activity.id, json])
             }
             try await replay(file, connection)
