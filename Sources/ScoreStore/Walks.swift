@@ -41,7 +41,10 @@ public enum Walks {
     /// `routes`), each message held for `lease` seconds: a group's oldest waiting message only, so its
     /// members get its messages in order. A member whose own push is on the wire gets the message as a
     /// row of its own instead (sent after that one). An update not yet walked through while a newer
-    /// message of its group waits is superseded first (the rest of its members get the newer one).
+    /// message of its group, planned ``Outbox/liveUpdateBacklogAge`` or more after it, waits is a
+    /// backlog (a walk of a huge group slower than the game): it is superseded first, and the rest of
+    /// its members get the newer one. A replay plans a whole game in moments: none of its messages is a
+    /// backlog, each is walked in turn.
     /// Returns one ``TargetPush`` per member to send, each with its ``TargetPush/Walk``.
     public static func claim(limit: Int, lease: Int, routes: [PushRoute], in tx: PostgresSession) throws
         -> [TargetPush]
@@ -53,8 +56,9 @@ public enum Walks {
             WHERE o.kind = 'group' AND o.state = 'pending' AND o.event = 'update'
               AND (o.claimed_until IS NULL OR o.claimed_until < now())
               AND EXISTS (SELECT 1 FROM outbox n WHERE n.kind = 'group' AND n.group_id = o.group_id
-                          AND n.state = 'pending' AND n.id > o.id)
-            """)
+                          AND n.state = 'pending' AND n.id > o.id
+                          AND n.created_at >= o.created_at + make_interval(secs => $1))
+            """, [Outbox.liveUpdateBacklogAge])
         var pushes: [TargetPush] = []
         var remaining = limit
         // A few messages per round (of different groups), each with its share of the round.
