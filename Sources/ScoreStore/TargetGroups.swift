@@ -101,7 +101,7 @@ public enum TargetGroups {
             LEFT JOIN score_states s ON s.game_id = g.game_id
             WHERE g.game_id = ANY($1::text[]) AND g.merged_into IS NULL AND g.ended_at IS NULL
               AND ($2::bool IS NULL OR g.planned_position = coalesce(s.position, 0))
-              AND EXISTS (SELECT 1 FROM activities a WHERE a.group_id = g.id AND a.active)
+              AND (SELECT 1 FROM activities a WHERE a.group_id = g.id AND a.active LIMIT 1) IS NOT NULL
             ORDER BY g.id FOR UPDATE OF g
             """, [gameIds, upToDateLimit.map { _ in true }])
         var byGame: [String: [StoredTarget]] = [:]
@@ -189,7 +189,8 @@ public enum TargetGroups {
             let rows = try tx.query(
                 """
                 SELECT g.id, g.game_id, g.route, g.throttle_state,
-                       (SELECT count(*) FROM activities a WHERE a.group_id = g.id AND a.active) AS members
+                       (SELECT count(*) FROM (SELECT 1 FROM activities a WHERE a.group_id = g.id AND a.active
+                                              LIMIT 1000) m) AS members
                 FROM target_groups g
                 WHERE g.game_id = $1 AND g.merged_into IS NULL AND g.ended_at IS NULL AND NOT g.fresh
                   AND NOT EXISTS (SELECT 1 FROM outbox m WHERE m.kind = 'group' AND m.group_id = g.id
@@ -200,7 +201,7 @@ public enum TargetGroups {
             var groups: [(target: StoredTarget, route: String, members: Int)] = try rows.rows.map {
                 (try decode($0, states: &states), try $0.string("route"), try $0.int("members"))
             }
-            // Largest first: each later group joins the first it decides the same as.
+            // Largest first (sizes counted up to 1,000): each later group joins the first it decides the same as.
             groups.sort { ($0.members, -$0.target.id) > ($1.members, -$1.target.id) }
             var kept: [Int] = []
             for index in groups.indices {

@@ -16,6 +16,9 @@ public enum Walks {
         "md5(coalesce(\(alias).push_token, \(alias).fcm_token || ':' || \(alias).game_id) || ':' || \(timestamp))::uuid"
     }
 
+    /// Members in the first batch of a message's walk.
+    public static let firstBatch = 100
+
     /// Inserts one row per message planned for a group (the group's id in `targetId`).
     static func insert(_ pushes: [PlannedPush], traceParent: String?, in session: PostgresSession) throws {
         guard !pushes.isEmpty else { return }
@@ -92,6 +95,8 @@ public enum Walks {
         guard let message = claimed.rows.first else { return nil }
         let id = try message.int("id")
         let timestamp = try message.int("aps_timestamp")
+        // A message's first batch is small: its first pushes leave at once, the next batches fill rounds.
+        let limit = try message.int("walked_through") == 0 ? min(limit, firstBatch) : limit
         let members = try tx.query(
             """
             SELECT a.id, a.push_token, a.environment, a.bundle_id, a.registered_at, a.route, a.fcm_token, a.fcm_kind,
