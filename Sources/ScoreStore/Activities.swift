@@ -160,8 +160,9 @@ public enum Activities {
         let result = try session.query(
             """
             INSERT INTO activities (game_id, push_token, environment, bundle_id, frequent_updates, registered_at,
-                                    throttle_state, planned_position, route, fcm_token, fcm_kind, app, group_id)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $11, $8, $9, $10, $12, $13)
+                                    throttle_state, planned_position, route, fcm_token, fcm_kind, app, group_id,
+                                    grouped_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $11, $8, $9, $10, $12, $13, CASE WHEN $13::bigint IS NULL THEN NULL ELSE now() END)
             ON CONFLICT (push_token) DO UPDATE SET active = true, deactivated_reason = NULL,
                 planned_position = CASE WHEN activities.active THEN activities.planned_position
                                         ELSE EXCLUDED.planned_position END,
@@ -213,8 +214,8 @@ public enum Activities {
         let result = try session.query(
             """
             INSERT INTO activities (game_id, push_token, environment, bundle_id, frequent_updates, registered_at,
-                                    planned_position, group_id)
-            SELECT $1, t, $3, $4, $5, $6, $7, $8 FROM unnest($2::text[]) AS t
+                                    planned_position, group_id, grouped_at)
+            SELECT $1, t, $3, $4, $5, $6, $7, $8, now() FROM unnest($2::text[]) AS t
             """, [gameId, normalized, environment.rawValue, bundleId, frequentUpdates, registeredAt, position, group])
         return result.affectedRows
     }
@@ -269,10 +270,21 @@ public enum Activities {
                 UPDATE activities SET active = false, deactivated_reason = $1, ended_at = coalesce(ended_at, now()),
                                       next_deadline = NULL
                 WHERE \(condition) AND active
-                RETURNING id
+                RETURNING id, group_id, push_token, fcm_token, game_id, route, fcm_kind
             ), failed AS (
                 UPDATE outbox p SET state = 'failed', last_reason = 'activity inactive', claimed_until = NULL
                 FROM gone WHERE p.activity_id = gone.id AND p.state = 'pending'
+            ), skipped AS (
+                -- Its group's messages still to walk past it: failed for it, as its own would be.
+                INSERT INTO outbox (kind, activity_id, game_id, position, apns_id, event, priority, aps_timestamp,
+                                    expiration, reason, payload, send_at, next_attempt_at, route, fcm_token, fcm_kind,
+                                    trace_parent, state, last_reason)
+                SELECT 'push', gone.id, m.game_id, m.position, \(Walks.apnsId("gone", timestamp: "m.aps_timestamp")),
+                       m.event, m.priority, m.aps_timestamp, m.expiration, m.reason, m.payload, m.send_at, now(),
+                       gone.route, gone.fcm_token, gone.fcm_kind, m.trace_parent, 'failed', 'activity inactive'
+                FROM gone JOIN outbox m ON m.group_id = gone.group_id
+                WHERE m.kind = 'group' AND m.state = 'pending' AND m.walked_through < gone.id
+                ON CONFLICT DO NOTHING
             )\(also.map { ", also AS (\($0))" } ?? "")
             SELECT count(*) AS n FROM gone
             """, [reason] + parameters)

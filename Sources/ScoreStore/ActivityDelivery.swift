@@ -39,8 +39,42 @@ public struct ActivityDelivery: Sendable, Equatable {
             UNION ALL
             (SELECT p.last_status, NULL, 'sent', p.sent_at, 0 FROM outbox p
              WHERE p.activity_id = $1 AND p.state = 'sent' ORDER BY p.sent_at DESC LIMIT 1)
+            UNION ALL
+            (\(lastWalkedPast("$1")))
         ) answers ORDER BY at DESC, tie DESC LIMIT 1
         """
+
+    /// The messages `m` of the group of the activity `$1` (`me`, ``TargetGroups``) planned while it was
+    /// a member (since it joined, before it was removed), but for those it has a row of its own for (a
+    /// retry, a failure): a message whose walk passed it was a success.
+    static func groupMessages(of member: String) -> String {
+        """
+        FROM outbox m JOIN activities me ON me.id = \(member) AND m.group_id = me.group_id
+        WHERE m.kind = 'group' AND m.created_at >= me.grouped_at AND (me.active OR m.created_at <= me.ended_at)
+          AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.activity_id = me.id AND o.aps_timestamp = m.aps_timestamp)
+        """
+    }
+
+    /// The state, priority and time sent of every message of the activity `member` (an SQL expression
+    /// of its id): its own rows, and its group's messages (``groupMessages(of:)``), sent once the walk
+    /// passed it and otherwise as the message stands.
+    static func messages(of member: String) -> String {
+        """
+        SELECT state, priority, sent_at FROM outbox WHERE activity_id = \(member)
+        UNION ALL
+        SELECT CASE WHEN m.walked_through >= me.id THEN 'sent' ELSE m.state END, m.priority,
+               CASE WHEN m.walked_through >= me.id THEN m.walked_at END
+        \(groupMessages(of: member))
+        """
+    }
+
+    /// Its last success as a member of a group: the newest of its group's messages whose walk passed it.
+    static func lastWalkedPast(_ member: String) -> String {
+        """
+        SELECT 200 AS status, NULL AS reason, 'sent' AS outcome, m.walked_at AS at, 0 AS tie
+        \(groupMessages(of: member)) AND m.walked_through >= me.id ORDER BY m.walked_at DESC LIMIT 1
+        """
+    }
 }
 
 extension Activities {
@@ -54,12 +88,15 @@ extension Activities {
             [token.lowercased(), app])
         guard found.count == 1 else { return nil }
         let activity = try decode(found[0])
+        // Its own rows, and its group's messages since it joined (derived: sent once the walk passed it,
+        // else as the message stands), but for those it has a row of its own for.
         let counts = try session.query(
             """
+            WITH every AS (\(ActivityDelivery.messages(of: "$1")))
             SELECT state, count(*) AS n,
                    count(*) FILTER (WHERE state = 'sent' AND priority = 10 AND sent_at > $2) AS high,
                    max(sent_at) AS last_sent
-            FROM outbox WHERE activity_id = $1 GROUP BY state
+            FROM every GROUP BY state
             """, [activity.id, now.addingTimeInterval(-3600)])
         var pushes: [String: Int] = [:]
         var high = 0

@@ -722,7 +722,10 @@ extension Migrator {
             CREATE INDEX target_groups_deadline ON target_groups (next_deadline)
                 WHERE next_deadline IS NOT NULL AND merged_into IS NULL;
 
-            ALTER TABLE activities ADD COLUMN group_id bigint REFERENCES target_groups (id);
+            ALTER TABLE activities ADD COLUMN group_id bigint REFERENCES target_groups (id),
+                -- When it joined its group: the group's messages from then on are its own (what the activity's
+                -- delivery picture counts, derived from the walks).
+                ADD COLUMN grouped_at timestamptz;
             -- A grouped activity's throttle state is its group's.
             ALTER TABLE activities DROP CONSTRAINT activities_throttle_one_form;
             ALTER TABLE activities ADD CONSTRAINT activities_throttle_one_place CHECK (

@@ -103,7 +103,8 @@ public enum GameTargets {
 
     /// `$1` the game, `$2` the app, `$3` an hour before now. A device is the game's target when it
     /// follows the game's id or one of its teams' codes, or was started for it.
-    private static let query = """
+    private static var query: String {
+        """
         WITH game AS (
             SELECT ARRAY[$1::text, s.state->'home'->>'code', s.state->'away'->>'code'] AS names
             FROM (SELECT 1) one LEFT JOIN score_states s ON s.game_id = $1
@@ -120,7 +121,7 @@ public enum GameTargets {
                    count(*) FILTER (WHERE state = 'superseded') AS superseded,
                    count(*) FILTER (WHERE state = 'sent' AND sent_at > $3 AND (priority = 10 OR a.route = 'android'))
                        AS budget_used
-            FROM outbox WHERE activity_id = a.id) p ON true
+            FROM (\(ActivityDelivery.messages(of: "a.id"))) x) p ON true
         LEFT JOIN LATERAL (
             SELECT status, reason, outcome, at AS attempted_at FROM (
                 (SELECT x.status, x.reason, x.outcome, x.attempted_at AS at, x.id AS tie FROM delivery_attempts x
@@ -128,6 +129,8 @@ public enum GameTargets {
                 UNION ALL
                 (SELECT q.last_status, NULL, 'sent', q.sent_at, 0 FROM outbox q
                  WHERE q.activity_id = a.id AND q.state = 'sent' ORDER BY q.sent_at DESC LIMIT 1)
+                UNION ALL
+                (\(ActivityDelivery.lastWalkedPast("a.id")))
             ) answers ORDER BY at DESC, tie DESC LIMIT 1
         ) t ON true
         WHERE a.game_id = $1 AND a.app = $2
@@ -165,4 +168,5 @@ public enum GameTargets {
           AND (d.follows && game.names OR EXISTS (SELECT 1 FROM outbox WHERE device_id = d.id AND game_id = $1))
         ORDER BY 1, 2
         """
+    }
 }

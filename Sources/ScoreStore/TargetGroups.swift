@@ -86,7 +86,7 @@ public enum TargetGroups {
             WHERE m.kind = 'group' AND m.group_id = $1 AND m.state = 'pending' AND m.walked_through < a.id
             ON CONFLICT DO NOTHING
             """, [old, activityId])
-        try session.query("UPDATE activities SET group_id = $2 WHERE id = $1", [activityId, new])
+        try session.query("UPDATE activities SET group_id = $2, grouped_at = now() WHERE id = $1", [activityId, new])
     }
 
     /// The groups of these games still planned (not merged, not ended, with an active member), locked
@@ -221,7 +221,7 @@ public enum TargetGroups {
                     continue
                 }
                 let (from, to) = (groups[index].target.id, groups[into].target.id)
-                moved += try tx.query("UPDATE activities SET group_id = $2 WHERE group_id = $1", [from, to])
+                moved += try tx.query("UPDATE activities SET group_id = $2, grouped_at = now() WHERE group_id = $1", [from, to])
                     .affectedRows
                 try tx.query(
                     "UPDATE target_groups SET merged_into = $2, next_deadline = NULL WHERE id = $1", [from, to])

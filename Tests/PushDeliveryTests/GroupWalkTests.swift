@@ -1,6 +1,7 @@
 import APNs
 import APNsSandbox
 import Foundation
+import LiveActivity
 import PostgresClient
 import Retry
 import ScoreDomain
@@ -135,6 +136,63 @@ struct GroupWalkTests {
                     try await setup.query("SELECT count(*) AS n FROM outbox WHERE state <> 'sent'")[0].int("n") == 0)
                 await setup.close()
             }
+        }
+    }
+
+    @Test(
+        "a member's own answers: a 410 deactivates it and fails the rest for it, a 500 retries it alone; each member's delivery picture is derived from the walks"
+    )
+    func ownAnswers() async throws {
+        try await Harness.with { h in
+            let tokens = (1...TargetGroups.walkMinimum + 20).map { String(format: "%064x", $0) }
+            let (gone, flaky, fine) = (tokens[5], tokens[7], tokens[0])
+            _ = try await h.connection.withSession { session in
+                try Activities.registerMany(
+                    gameId: Self.gameId, tokens: tokens, environment: .production, bundleId: "com.example.scores",
+                    frequentUpdates: false, at: Self.start.addingTimeInterval(45 * 60), in: session)
+            }
+            _ = try await Ingestor(connection: h.connection).ingest(Self.game)
+            try await Projector().catchUp(h.connection)
+            await h.sandbox.inject(.unregistered(timestamp: 1_790_000_000_000), count: 1, token: gone)
+            await h.sandbox.inject(.internalServerError, count: 1, token: flaky)
+            let client = try h.client()
+            let total = try await h.worker(client).run(untilEmpty: true)
+            try await client.shutdown()
+            #expect(total.deactivated == 1)
+            #expect(total.retried == 1)
+            let arrivals = await h.sandbox.delivered()
+            #expect(arrivals.filter { $0.token == fine }.count == 2)
+            #expect(arrivals.filter { $0.token == flaky }.count == 2)
+            #expect(arrivals.filter { $0.token == gone }.isEmpty)
+            let own = try await h.connection.query(
+                """
+                SELECT a.push_token, p.state, p.last_reason FROM outbox p JOIN activities a ON a.id = p.activity_id
+                ORDER BY p.id
+                """)
+            #expect(
+                try own.rows.map { "\(try $0.string("push_token")) \(try $0.string("state"))" }.sorted() == [
+                    "\(gone) failed", "\(gone) failed", "\(flaky) sent",
+                ], "rows of their own only for what differed")
+            func picture(_ token: String) async throws -> ActivityDelivery? {
+                try await h.connection.withSession {
+                    try Activities.delivery(token: token, now: Date(), policy: ThrottlePolicy(), in: $0)
+                }
+            }
+            let ok = try #require(try await picture(fine))
+            #expect(ok.pushes == ["sent": 2])
+            #expect(ok.lastAnswer?.status == 200 && ok.lastAnswer?.outcome == "sent")
+            #expect(ok.lastSentAt != nil)
+            let retried = try #require(try await picture(flaky))
+            #expect(retried.pushes == ["sent": 2])
+            let removed = try #require(try await picture(gone))
+            #expect(removed.activity.active == false && removed.activity.deactivatedReason == "Unregistered")
+            #expect(removed.pushes == ["failed": 2])
+            #expect(removed.lastAnswer?.status == 410)
+            let targets = try await h.connection.withSession {
+                try GameTargets.list(gameId: Self.gameId, app: "default", now: Date(), in: $0)
+            }
+            #expect(targets.first { $0.token == fine }?.pushes["sent"] == 2)
+            #expect(targets.first { $0.token == gone }?.pushes["failed"] == 2)
         }
     }
 }
