@@ -221,8 +221,10 @@ public enum TargetGroups {
                     continue
                 }
                 let (from, to) = (groups[index].target.id, groups[into].target.id)
-                moved += try tx.query("UPDATE activities SET group_id = $2, grouped_at = now() WHERE group_id = $1", [from, to])
-                    .affectedRows
+                moved +=
+                    try tx.query(
+                        "UPDATE activities SET group_id = $2, grouped_at = now() WHERE group_id = $1", [from, to]
+                    ).affectedRows
                 try tx.query(
                     "UPDATE target_groups SET merged_into = $2, next_deadline = NULL WHERE id = $1", [from, to])
                 try tx.query(
