@@ -35,17 +35,30 @@ struct PushBench: AsyncParsableCommand {
     @Option(help: "HTTP/2 connections of the APNs client.")
     var connections = 1
 
+    @Option(
+        help:
+            "Play a whole game instead, with this fraction of the activities registered at random moments during it (0: the one run)."
+    )
+    var registeredDuringGame = 0.0
+
     @Option(help: "Deliver to the server an env file describes (SCOREFEED_APNS_* lines) instead of an in-process one.")
     var envFile: String?
 
     func validate() throws {
+        guard (0...1).contains(registeredDuringGame) else {
+            throw ValidationError("--registered-during-game must be a fraction from 0 to 1")
+        }
         guard activities > 0, inlineTargets > 0, fanOutChunk > 0, connections > 0 else {
             throw ValidationError("--activities, --inline-targets, --fan-out-chunk and --connections must be positive")
         }
     }
 
     func run() async throws {
-        try printJSON(try await withBenchSchema { try await measure(url: $0) })
+        let fraction = registeredDuringGame
+        try printJSON(
+            try await withBenchSchema { url in
+                fraction > 0 ? try await measureGame(url: url, fraction: fraction) : try await measure(url: url)
+            })
     }
 
     private func measure(url: String) async throws -> [String: Any] {
@@ -203,7 +216,7 @@ struct PushBench: AsyncParsableCommand {
 
 /// Rows inserted, updated and deleted so far in the connections' schema (`pg_stat_user_tables`),
 /// after each connection flushed its pending statistics.
-private func rowWrites(_ connections: [PostgresConnection]) async throws -> Int {
+func rowWrites(_ connections: [PostgresConnection]) async throws -> Int {
     for connection in connections {
         try await connection.withSession { session in
             try session.query("SELECT pg_stat_force_next_flush()")

@@ -75,7 +75,9 @@ public struct ActivityError: Error, Sendable, CustomStringConvertible, Equatable
     public var description: String { "\(field): \(reason)" }
 }
 
-/// The `activities` table: Live Activities registered per game, with their throttle state.
+/// The `activities` table: Live Activities registered per game, each a member of a target group that
+/// holds the throttle state it shares (``TargetGroups``), or (Android followers, activities registered
+/// before target groups) with a throttle state of its own.
 public enum Activities {
     /// Checks a registration and normalises the token to lowercase hex.
     public static func validate(gameId: String, token: String, bundleId: String) throws(ActivityError) -> String {
@@ -118,7 +120,8 @@ public enum Activities {
             || scalar == "." || scalar == "_" || scalar == "-"
     }
 
-    /// Registers an activity for a game (the game need not exist yet) as `app`'s.
+    /// Registers an activity for a game (the game need not exist yet) as `app`'s, in the group it joins
+    /// (``TargetGroups/join(gameId:route:frequentUpdates:registeredAt:position:in:)``).
     ///
     /// - Returns: the activity; registering the same token for the same game again returns the
     ///   existing one (reactivated when it was removed).

@@ -10,7 +10,8 @@ import Tracing
 /// Each step reads the next page of events after the projector's checkpoint, folds it with
 /// ``ProjectionPage`` (pure), and in ONE transaction writes what the page returned: the changed
 /// `score_states` rows (the live stream derives each state change from the log, ``StateChanges``), the new planner
-/// state of the first ``inlineTargets`` activities of each game, their planned pushes (the outbox)
+/// state of the first ``inlineTargets`` targets of each game (target groups, whatever their size, and
+/// activities with a state of their own), their planned pushes (the outbox)
 /// and the new checkpoint. The activities beyond those (a large audience) are caught up right after
 /// in transactions of ``fanOutChunk`` activities each (``ProjectionPage/fanOut(history:through:targets:planning:)``),
 /// so the first pushes are committed, and delivered, while the rest is planned: each activity
