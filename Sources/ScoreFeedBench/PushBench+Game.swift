@@ -38,7 +38,7 @@ extension PushBench {
                     in: session)
             }
             // The same moments every run: a fixed seed.
-            var random = SplitMix(seed: 28)
+            var random = SeededRandom(seed: 28)
             let moments = (0..<late).map { _ in (run: Int(random.next() % 8), before: 1 + Int(random.next() % 299)) }
             let worker = DeliveryWorker(connection: connection, client: { _ in client }, logger: Runtime.logger)
             var delivered = 0
@@ -77,18 +77,5 @@ extension PushBench {
         var result: [String: Any] = ["benchmark": "push", "scenario": "a game with activities registered during it"]
         for (key, value) in numbers { result[key] = Int(value) }
         return result
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a benchmark's random moments are the same every run.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

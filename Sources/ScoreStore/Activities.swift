@@ -249,6 +249,16 @@ public enum Activities {
             in: session) == 1
     }
 
+    /// Deactivates what a push's answer says is gone: the push's token, or through FCM its registration
+    /// (every target reached by it). Fails their pending pushes too.
+    static func deactivate(reachedBy push: TargetPush, reason: String, in session: PostgresSession) throws {
+        if let fcm = push.fcm {
+            try deactivate(fcmToken: fcm.value, reason: reason, in: session)
+        } else {
+            try deactivate(token: push.pushToken, reason: reason, in: session)
+        }
+    }
+
     /// Deactivates every target reached through this FCM registration (FCM said it is gone:
     /// `UNREGISTERED`, `SENDER_ID_MISMATCH`) and fails their pending pushes, in one statement; a
     /// push-to-start device registered through it is retired too.
@@ -431,6 +441,18 @@ public enum Activities {
     /// States already read from their JSON while loading many throttles of one game.
     typealias StateCache = [String: ScoreState]
 
+    /// A throttle's stored form, its states read once per game (`states`).
+    static func readThrottle(_ text: String, states: inout StateCache) throws -> ActivityThrottle {
+        try ActivityThrottle(
+            storageText: text,
+            readingStates: { json throws(ThrottleStorageError) in
+                if let state = states[json] { return state }
+                let state = try ActivityThrottle.readState(json)
+                states[json] = state
+                return state
+            })
+    }
+
     static func decodeTarget(_ row: PostgresRow, states: inout StateCache) throws -> StoredTarget {
         if try row.string("route") == PushRoute.android.rawValue {
             return StoredTarget(
@@ -439,14 +461,7 @@ public enum Activities {
         }
         let throttle: ActivityThrottle
         if let text = try row.text("throttle_state") {
-            throttle = try ActivityThrottle(
-                storageText: text,
-                readingStates: { json throws(ThrottleStorageError) in
-                    if let state = states[json] { return state }
-                    let state = try ActivityThrottle.readState(json)
-                    states[json] = state
-                    return state
-                })
+            throttle = try readThrottle(text, states: &states)
         } else {
             throttle = try JSONDecoder().decode(ActivityThrottle.self, from: Data(try row.string("throttle").utf8))
         }

@@ -121,11 +121,7 @@ public enum Outbox {
             // Fails the activity's other pending pushes too; through FCM, the registration is gone:
             // every target reached by it.
             guard case .deactivate(let why) = attempt.outcome else { continue }
-            if let fcm = attempt.push.fcm {
-                try Activities.deactivate(fcmToken: fcm.value, reason: why, in: tx)
-            } else {
-                try Activities.deactivate(token: attempt.push.pushToken, reason: why, in: tx)
-            }
+            try Activities.deactivate(reachedBy: attempt.push, reason: why, in: tx)
         }
         // A push done (sent or failed) keeps the route and FCM registration it went by, also when its
         // token was registered again by another route or FCM token while it was on the wire (which

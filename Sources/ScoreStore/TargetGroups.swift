@@ -237,14 +237,7 @@ public enum TargetGroups {
     }
 
     static func decode(_ row: PostgresRow, states: inout Activities.StateCache) throws -> StoredTarget {
-        let throttle = try ActivityThrottle(
-            storageText: try row.string("throttle_state"),
-            readingStates: { json throws(ThrottleStorageError) in
-                if let state = states[json] { return state }
-                let state = try ActivityThrottle.readState(json)
-                states[json] = state
-                return state
-            })
+        let throttle = try Activities.readThrottle(try row.string("throttle_state"), states: &states)
         return StoredTarget(
             id: try row.int("id"), gameId: try row.string("game_id"), target: .liveActivity(throttle), isGroup: true)
     }

@@ -220,11 +220,7 @@ public enum Walks {
                     in: tx)
                 for attempt in exceptions {
                     guard case .deactivate(let why) = attempt.outcome else { continue }
-                    if let fcm = attempt.push.fcm {
-                        try Activities.deactivate(fcmToken: fcm.value, reason: why, in: tx)
-                    } else {
-                        try Activities.deactivate(token: attempt.push.pushToken, reason: why, in: tx)
-                    }
+                    try Activities.deactivate(reachedBy: attempt.push, reason: why, in: tx)
                 }
             }
             let accepted = passed.filter { $0.outcome == .sent }.map(\.push.targetId)

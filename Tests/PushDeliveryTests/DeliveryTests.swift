@@ -14,6 +14,8 @@ struct Harness {
     let sandbox: APNsSandbox
     let connection: PostgresConnection
     let pair: APNsTestKeyPair
+    /// The schema's URL, for more connections to it.
+    let url: String
 
     func client(keyPEM: String? = nil) throws -> APNsClient {
         let configuration = try APNsConfiguration(
@@ -47,8 +49,17 @@ struct Harness {
             bundleId: "com.example.scores", teamId: "TEAM000001", keyId: "KEY0000001", publicKeyPEM: pair.publicKeyPEM,
             caCertificateOutput: folder.appendingPathComponent("ca.pem").path)
         return try await APNsSandbox.withRunning(configuration) { sandbox in
-            try await withStore { connection in
-                try await body(Harness(sandbox: sandbox, connection: connection, pair: pair))
+            try await TestDatabase.withSchema { url in
+                let connection = try await PostgresConnection.connect(url)
+                do {
+                    try await Migrator().migrate(connection, logger: quietLogger)
+                    let value = try await body(Harness(sandbox: sandbox, connection: connection, pair: pair, url: url))
+                    await connection.close()
+                    return value
+                } catch {
+                    await connection.close()
+                    throw error
+                }
             }
         }
     }

@@ -32,110 +32,99 @@ struct GroupWalkTests {
         "a worker killed mid-walk of a 10,000-token group: every token gets every push at least once, each end exactly once and last, at most one batch again, and no token of another group touched"
     )
     func killedMidWalk() async throws {
-        let pair = APNsTestKeyPair()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apns-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let configuration = APNsSandbox.Configuration(
-            bundleId: "com.example.scores", teamId: "TEAM000001", keyId: "KEY0000001", publicKeyPEM: pair.publicKeyPEM,
-            caCertificateOutput: folder.appendingPathComponent("ca.pem").path)
-        try await APNsSandbox.withRunning(configuration) { sandbox in
-            try await TestDatabase.withSchema { url in
-                let setup = try await PostgresConnection.connect(url)
-                try await Migrator().migrate(setup, logger: quietLogger)
-                let h = Harness(sandbox: sandbox, connection: setup, pair: pair)
-                let big = (1...10_000).map { String(format: "%064x", $0) }
-                let other = (1...200).map { String(format: "ff%062x", $0) }
-                let registered = Self.start.addingTimeInterval(45 * 60)
-                _ = try await setup.withSession { session in
-                    try Activities.registerMany(
-                        gameId: Self.gameId, tokens: big, environment: .production, bundleId: "com.example.scores",
-                        frequentUpdates: false, at: registered, in: session)
-                    try Activities.registerMany(
-                        gameId: Self.gameId, tokens: other, environment: .production, bundleId: "com.example.scores",
-                        frequentUpdates: true, at: registered, in: session)
-                }
-                _ = try await Ingestor(connection: setup).ingest(Self.game)
-                try await Projector().catchUp(setup)
-                let groups = try await setup.query(
-                    "SELECT g.id FROM target_groups g ORDER BY g.frequent_updates")
-                let (walked, untouched) = (try groups[0].int("id"), try groups[1].int("id"))
-                let messages = try await setup.query(
-                    """
-                    SELECT group_id, aps_timestamp, event FROM outbox WHERE kind = 'group' ORDER BY id
-                    """)
-                #expect(messages.count == 4, "two messages per group, one row each")
-                #expect(try await count("outbox WHERE kind = 'push'", setup) == 0)
-
-                // The first worker delivers until the walk is well under way, then its connection dies.
-                let client = try h.client()
-                let doomed = try await PostgresConnection.connect(url)
-                let pid = try await doomed.withSession { $0.backendPID }
-                var first = DeliveryWorker(connection: doomed, client: { _ in client }, logger: quietLogger)
-                first.lease = 2
-                let running = Task { try await first.run(untilEmpty: true) }
-                let deadline = Date().addingTimeInterval(300)
-                while true {
-                    guard Date() < deadline else { throw TestDatabaseError("the walk never got under way") }
-                    let progress = try await setup.query(
-                        """
-                        SELECT (SELECT count(*) FROM outbox WHERE group_id = $2 AND state = 'sent') AS other_done,
-                               (SELECT walked_through FROM outbox WHERE group_id = $1 AND state = 'pending'
-                                AND event = 'update' ORDER BY id LIMIT 1) AS through,
-                               (SELECT min(id) FROM activities WHERE group_id = $1) AS first_member
-                        """, [walked, untouched])[0]
-                    if try progress.int("other_done") == 2, let through = try progress.optionalInt("through"),
-                        through >= (try progress.int("first_member")) + 3000
-                    {
-                        break
-                    }
-                    try await Task.sleep(for: .milliseconds(10))
-                }
-                _ = try await setup.query("SELECT pg_terminate_backend($1)", [pid])
-                _ = await running.result
-                await doomed.close()
-
-                // Another worker takes over once the lease runs out, from the durable cursor.
-                try await Task.sleep(for: .milliseconds(2200))
-                let survivor = try await PostgresConnection.connect(url)
-                var second = DeliveryWorker(connection: survivor, client: { _ in client }, logger: quietLogger)
-                second.lease = 2
-                _ = try await second.run(untilEmpty: true)
-                await survivor.close()
-                try await client.shutdown()
-
-                let arrivals = await sandbox.delivered()
-                let byToken = Dictionary(grouping: arrivals, by: { $0.token ?? "" })
-                // Each member's apns-id per message of its group, in the messages' order.
-                let plan = try await setup.query(
-                    """
-                    SELECT a.push_token, md5(a.push_token || ':' || m.aps_timestamp)::uuid::text AS apns_id
-                    FROM activities a JOIN outbox m ON m.group_id = a.group_id AND m.kind = 'group'
-                    ORDER BY a.id, m.id
-                    """)
-                var expected: [String: [String]] = [:]
-                for row in plan.rows {
-                    expected[try row.string("push_token"), default: []].append(try row.string("apns_id"))
-                }
-                var again = 0
-                for token in big {
-                    let mine = (byToken[token] ?? []).map { $0.apnsId.lowercased() }
-                    let planned = expected[token] ?? []
-                    #expect(planned.count == 2)
-                    #expect(Set(mine) == Set(planned), "every push, nothing else")
-                    #expect(
-                        mine.filter { $0 == planned.last }.count == 1 && mine.last == planned.last, "the end once, last"
-                    )
-                    again += mine.count - Set(mine).count
-                }
-                #expect(again <= 1000, "a crash re-sends at most one batch")
-                for token in other {
-                    #expect(
-                        (byToken[token] ?? []).map { $0.apnsId.lowercased() } == expected[token], "each once, in order")
-                }
-                #expect(
-                    try await setup.query("SELECT count(*) AS n FROM outbox WHERE state <> 'sent'")[0].int("n") == 0)
-                await setup.close()
+        try await Harness.with { h in
+            let (setup, url, sandbox) = (h.connection, h.url, h.sandbox)
+            let big = (1...10_000).map { String(format: "%064x", $0) }
+            let other = (1...200).map { String(format: "ff%062x", $0) }
+            let registered = Self.start.addingTimeInterval(45 * 60)
+            _ = try await setup.withSession { session in
+                try Activities.registerMany(
+                    gameId: Self.gameId, tokens: big, environment: .production, bundleId: "com.example.scores",
+                    frequentUpdates: false, at: registered, in: session)
+                try Activities.registerMany(
+                    gameId: Self.gameId, tokens: other, environment: .production, bundleId: "com.example.scores",
+                    frequentUpdates: true, at: registered, in: session)
             }
+            _ = try await Ingestor(connection: setup).ingest(Self.game)
+            try await Projector().catchUp(setup)
+            let groups = try await setup.query(
+                "SELECT g.id FROM target_groups g ORDER BY g.frequent_updates")
+            let (walked, untouched) = (try groups[0].int("id"), try groups[1].int("id"))
+            let messages = try await setup.query(
+                """
+                SELECT group_id, aps_timestamp, event FROM outbox WHERE kind = 'group' ORDER BY id
+                """)
+            #expect(messages.count == 4, "two messages per group, one row each")
+            #expect(try await count("outbox WHERE kind = 'push'", setup) == 0)
+
+            // The first worker delivers until the walk is well under way, then its connection dies.
+            let client = try h.client()
+            let doomed = try await PostgresConnection.connect(url)
+            let pid = try await doomed.withSession { $0.backendPID }
+            var first = DeliveryWorker(connection: doomed, client: { _ in client }, logger: quietLogger)
+            first.lease = 2
+            let running = Task { try await first.run(untilEmpty: true) }
+            let deadline = Date().addingTimeInterval(300)
+            while true {
+                guard Date() < deadline else { throw TestDatabaseError("the walk never got under way") }
+                let progress = try await setup.query(
+                    """
+                    SELECT (SELECT count(*) FROM outbox WHERE group_id = $2 AND state = 'sent') AS other_done,
+                           (SELECT walked_through FROM outbox WHERE group_id = $1 AND state = 'pending'
+                            AND event = 'update' ORDER BY id LIMIT 1) AS through,
+                           (SELECT min(id) FROM activities WHERE group_id = $1) AS first_member
+                    """, [walked, untouched])[0]
+                if try progress.int("other_done") == 2, let through = try progress.optionalInt("through"),
+                    through >= (try progress.int("first_member")) + 3000
+                {
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            _ = try await setup.query("SELECT pg_terminate_backend($1)", [pid])
+            _ = await running.result
+            await doomed.close()
+
+            // Another worker takes over once the lease runs out, from the durable cursor.
+            try await Task.sleep(for: .milliseconds(2200))
+            let survivor = try await PostgresConnection.connect(url)
+            var second = DeliveryWorker(connection: survivor, client: { _ in client }, logger: quietLogger)
+            second.lease = 2
+            _ = try await second.run(untilEmpty: true)
+            await survivor.close()
+            try await client.shutdown()
+
+            let arrivals = await sandbox.delivered()
+            let byToken = Dictionary(grouping: arrivals, by: { $0.token ?? "" })
+            // Each member's apns-id per message of its group, in the messages' order.
+            let plan = try await setup.query(
+                """
+                SELECT a.push_token, md5(a.push_token || ':' || m.aps_timestamp)::uuid::text AS apns_id
+                FROM activities a JOIN outbox m ON m.group_id = a.group_id AND m.kind = 'group'
+                ORDER BY a.id, m.id
+                """)
+            var expected: [String: [String]] = [:]
+            for row in plan.rows {
+                expected[try row.string("push_token"), default: []].append(try row.string("apns_id"))
+            }
+            var again = 0
+            for token in big {
+                let mine = (byToken[token] ?? []).map { $0.apnsId.lowercased() }
+                let planned = expected[token] ?? []
+                #expect(planned.count == 2)
+                #expect(Set(mine) == Set(planned), "every push, nothing else")
+                #expect(
+                    mine.filter { $0 == planned.last }.count == 1 && mine.last == planned.last, "the end once, last"
+                )
+                again += mine.count - Set(mine).count
+            }
+            #expect(again <= 1000, "a crash re-sends at most one batch")
+            for token in other {
+                #expect(
+                    (byToken[token] ?? []).map { $0.apnsId.lowercased() } == expected[token], "each once, in order")
+            }
+            #expect(
+                try await setup.query("SELECT count(*) AS n FROM outbox WHERE state <> 'sent'")[0].int("n") == 0)
         }
     }
 
