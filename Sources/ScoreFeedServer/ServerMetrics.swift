@@ -26,7 +26,8 @@ public final class ServerMetrics: Sendable {
         "scorefeed_stream_disconnects_total": "Live streams the server ended or refused, by reason (streams).",
         "scorefeed_log_head_position": "Position of the newest event in the event log (log position).",
         "scorefeed_projection_lag_events": "Events in the log the projector has not applied yet (events).",
-        "scorefeed_outbox_depth": "Messages pending delivery: pushes, broadcasts and starts (messages).",
+        "scorefeed_outbox_depth":
+            "Messages pending delivery: pushes, group messages still being walked, broadcasts and starts (messages).",
         "scorefeed_activities_active":
             "Active Live Activities (through APNs or FCM), Android followers excluded (activities).",
         "scorefeed_followers_active": "Active Android followers (followers).",
