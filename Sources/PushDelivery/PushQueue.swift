@@ -7,9 +7,10 @@ import Retry
 import ScoreStore
 
 /// Pushes to one target each (the outbox's kind `push`, ``Outbox``): Live Activity tokens straight
-/// to APNs, or, through FCM, iOS activities registered with an FCM token and Android followers. A
-/// target's pushes go in timestamp order; Apple's (``PushVerdict``) or Google's (``FCMVerdict``)
-/// answers decide each outcome.
+/// to APNs, or, through FCM, iOS activities registered with an FCM token and Android followers; and
+/// the members of target groups, a batch of a group message's walk at a time (kind `group`, ``Walks``),
+/// each member sent exactly as its own push would be. A target's pushes go in timestamp order;
+/// Apple's (``PushVerdict``) or Google's (``FCMVerdict``) answers decide each outcome.
 public struct PushQueue: DeliveryQueue {
     public let transport: DeliveryTransport
     public let batchSize = 1000
