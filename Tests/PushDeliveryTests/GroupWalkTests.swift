@@ -38,10 +38,10 @@ struct GroupWalkTests {
             let other = (1...200).map { String(format: "ff%062x", $0) }
             let registered = Self.start.addingTimeInterval(45 * 60)
             _ = try await setup.withSession { session in
-                try Activities.registerMany(
+                _ = try Activities.registerMany(
                     gameId: Self.gameId, tokens: big, environment: .production, bundleId: "com.example.scores",
                     frequentUpdates: false, at: registered, in: session)
-                try Activities.registerMany(
+                return try Activities.registerMany(
                     gameId: Self.gameId, tokens: other, environment: .production, bundleId: "com.example.scores",
                     frequentUpdates: true, at: registered, in: session)
             }
