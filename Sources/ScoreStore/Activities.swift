@@ -312,7 +312,7 @@ public enum Activities {
     ) throws -> [String: [StoredTarget]] {
         var ids: [Int]?
         if let upToDateLimit {
-            // Per game, the first up-to-date activities by id, read in index order (`activities_game_order`)
+            // Per game, the first up-to-date activities by id, read in index order (`activities_own_state`)
             // and no further: a game of 100,000 activities costs what one of 100 does.
             let candidates = try session.query(
                 """
