@@ -289,12 +289,7 @@ public enum Activities {
                 FROM gone WHERE p.activity_id = gone.id AND p.state = 'pending'
             ), skipped AS (
                 -- Its group's messages still to walk past it: failed for it, as its own would be.
-                INSERT INTO outbox (kind, activity_id, game_id, position, apns_id, event, priority, aps_timestamp,
-                                    expiration, reason, payload, send_at, next_attempt_at, route, fcm_token, fcm_kind,
-                                    trace_parent, state, last_reason)
-                SELECT 'push', gone.id, m.game_id, m.position, \(Walks.apnsId("gone", timestamp: "m.aps_timestamp")),
-                       m.event, m.priority, m.aps_timestamp, m.expiration, m.reason, m.payload, m.send_at, now(),
-                       gone.route, gone.fcm_token, gone.fcm_kind, m.trace_parent, 'failed', 'activity inactive'
+                \(Walks.ownRow(member: "gone", state: "'failed'", reason: "'activity inactive'"))
                 FROM gone JOIN outbox m ON m.group_id = gone.group_id
                 WHERE m.kind = 'group' AND m.state = 'pending' AND m.walked_through < gone.id
                 ON CONFLICT DO NOTHING

@@ -76,12 +76,7 @@ public enum TargetGroups {
             position: try row.int("planned_position"), in: session)
         try session.query(
             """
-            INSERT INTO outbox (kind, activity_id, game_id, position, apns_id, event, priority, aps_timestamp,
-                                expiration, reason, payload, send_at, next_attempt_at, route, fcm_token, fcm_kind,
-                                trace_parent)
-            SELECT 'push', a.id, m.game_id, m.position, \(Walks.apnsId("a", timestamp: "m.aps_timestamp")), m.event,
-                   m.priority, m.aps_timestamp, m.expiration, m.reason, m.payload, m.send_at, now(), a.route,
-                   a.fcm_token, a.fcm_kind, m.trace_parent
+            \(Walks.ownRow(member: "a"))
             FROM outbox m JOIN activities a ON a.id = $2
             WHERE m.kind = 'group' AND m.group_id = $1 AND m.state = 'pending' AND m.walked_through < a.id
             ON CONFLICT DO NOTHING

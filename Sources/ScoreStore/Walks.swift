@@ -19,6 +19,24 @@ public enum Walks {
     /// Members in the first batch of a message's walk.
     public static let firstBatch = 100
 
+    /// The head of an `INSERT … SELECT` that gives the group message `m` to the member `a` (SQL aliases
+    /// the caller's `FROM` binds) as a row of its own (kind `push`, by the member's route), with the
+    /// given SQL expressions for when it is due, its state, attempts and last answer.
+    static func ownRow(
+        member a: String, message m: String = "m", due: String = "now()", state: String = "'pending'",
+        attempts: String = "0", status: String = "NULL", reason: String = "NULL"
+    ) -> String {
+        """
+        INSERT INTO outbox (kind, activity_id, game_id, position, apns_id, event, priority, aps_timestamp,
+                            expiration, reason, payload, send_at, next_attempt_at, route, fcm_token, fcm_kind,
+                            trace_parent, state, attempts, last_status, last_reason)
+        SELECT 'push', \(a).id, \(m).game_id, \(m).position, \(apnsId(a, timestamp: "\(m).aps_timestamp")),
+               \(m).event, \(m).priority, \(m).aps_timestamp, \(m).expiration, \(m).reason, \(m).payload,
+               \(m).send_at, \(due), \(a).route, \(a).fcm_token, \(a).fcm_kind, \(m).trace_parent, \(state),
+               \(attempts), \(status), \(reason)
+        """
+    }
+
     /// Inserts one row per message planned for a group (the group's id in `targetId`).
     static func insert(_ pushes: [PlannedPush], traceParent: String?, in session: PostgresSession) throws {
         guard !pushes.isEmpty else { return }
@@ -144,12 +162,7 @@ public enum Walks {
     private static func copy(message: Int, to members: [Int], in tx: PostgresSession) throws {
         try tx.query(
             """
-            INSERT INTO outbox (kind, activity_id, game_id, position, apns_id, event, priority, aps_timestamp,
-                                expiration, reason, payload, send_at, next_attempt_at, route, fcm_token, fcm_kind,
-                                trace_parent)
-            SELECT 'push', a.id, m.game_id, m.position, \(apnsId("a", timestamp: "m.aps_timestamp")), m.event,
-                   m.priority, m.aps_timestamp, m.expiration, m.reason, m.payload, m.send_at, now(), a.route,
-                   a.fcm_token, a.fcm_kind, m.trace_parent
+            \(ownRow(member: "a"))
             FROM outbox m JOIN activities a ON a.id = ANY($2::bigint[])
             WHERE m.id = $1
             ON CONFLICT DO NOTHING
@@ -191,13 +204,10 @@ public enum Walks {
             if !exceptions.isEmpty {
                 let rows = try tx.query(
                     """
-                    INSERT INTO outbox (kind, activity_id, game_id, position, apns_id, event, priority, aps_timestamp,
-                                        expiration, reason, payload, send_at, next_attempt_at, route, fcm_token,
-                                        fcm_kind, trace_parent, state, attempts, last_status, last_reason)
-                    SELECT 'push', a.id, m.game_id, m.position, \(apnsId("a", timestamp: "m.aps_timestamp")), m.event,
-                           m.priority, m.aps_timestamp, m.expiration, m.reason, m.payload, m.send_at,
-                           now() + make_interval(secs => coalesce(u.after, 0)), a.route, a.fcm_token, a.fcm_kind,
-                           m.trace_parent, CASE WHEN u.after IS NULL THEN 'failed' ELSE 'pending' END, 1, u.st, u.why
+                    \(ownRow(
+                        member: "a", due: "now() + make_interval(secs => coalesce(u.after, 0))",
+                        state: "CASE WHEN u.after IS NULL THEN 'failed' ELSE 'pending' END", attempts: "1",
+                        status: "u.st", reason: "u.why"))
                     FROM unnest($2::bigint[], $3::float8[], $4::int[], $5::text[]) AS u(act, after, st, why)
                     JOIN activities a ON a.id = u.act JOIN outbox m ON m.id = $1
                     ON CONFLICT (activity_id, aps_timestamp) DO NOTHING
