@@ -66,10 +66,9 @@ public struct TargetPush: Sendable, Equatable {
     /// message's, `targetId` the member's.
     public var walk: Walk?
 
-    /// Where a walk's batch stands: the group, the last member of the batch, and whether the batch
-    /// reached the group's last member.
+    /// Where a walk's batch stands: the last member of the batch, and whether the batch reached the
+    /// group's last member.
     public struct Walk: Sendable, Equatable {
-        public var group: Int
         public var through: Int
         public var last: Bool
     }

@@ -145,7 +145,7 @@ public enum Walks {
                 push.fcm = FCMAddress(kind: try row.text("fcm_kind"), value: try row.text("fcm_token"))
             }
             push.traceParent = try message.text("trace_parent")
-            push.walk = TargetPush.Walk(group: try message.int("group_id"), through: through, last: last)
+            push.walk = TargetPush.Walk(through: through, last: last)
             pushes.append(push)
         }
         if !busy.isEmpty { try copy(message: id, to: busy, in: tx) }
