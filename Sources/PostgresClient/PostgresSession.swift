@@ -54,13 +54,13 @@ public struct PostgresSession {
 
     /// Calls `body` with libpq's parameter arrays (count, type OIDs, values, lengths, formats), valid
     /// during the call. Types, lengths and formats only matter for binary parameters (text: 0, ignored, 0).
-    private static func withParameters(
+    static func withParameters<R>(
         _ parameters: [any PostgresEncodable],
         _ body: (
             Int32, UnsafePointer<UInt32>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
             UnsafePointer<Int32>?
-        ) -> OpaquePointer?
-    ) -> OpaquePointer? {
+        ) -> R
+    ) -> R {
         var copies: [UnsafeMutablePointer<CChar>?] = []
         copies.reserveCapacity(parameters.count)
         defer { copies.forEach { free($0) } }
@@ -119,7 +119,7 @@ public struct PostgresSession {
         return value
     }
 
-    private func check(_ raw: OpaquePointer?, statement: String) throws(PostgresError) -> PostgresResult {
+    func check(_ raw: OpaquePointer?, statement: String) throws(PostgresError) -> PostgresResult {
         guard let raw else {
             // libpq returns NULL only when out of memory or the connection is gone.
             throw PostgresError.from(result: nil, connection: handle, statement: statement)

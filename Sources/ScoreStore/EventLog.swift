@@ -198,12 +198,75 @@ public enum EventLog {
         return outcomes
     }
 
+    /// Appends a batch at the stream versions the writer already knows, in one round trip: the
+    /// append lock, a check of those versions and the insert go together as one implicit
+    /// transaction (``PostgresSession/pipeline(_:)``). Must be called outside a transaction.
+    ///
+    /// Every entry is appended (none is taken for a duplicate), each at the next version of its
+    /// stream after `versions`, in batch order.
+    /// - Parameter versions: each game's stream version before the batch (every game of the batch).
+    /// - Returns: `nil`, with nothing appended, when a stream is not at its version or an id is
+    ///   already stored or twice in the batch: the caller then takes the path that reads the heads.
+    ///   (A stored id is found by the insert itself, so the positions it took are left as a hole.)
+    public static func append(
+        _ entries: [Entry], atKnown versions: [String: Int], traceParents: [String?] = [],
+        in session: PostgresSession
+    ) throws -> [AppendOutcome]? {
+        guard !entries.isEmpty else { return [] }
+        // An id twice would fail the insert after taking positions: decided here, for free.
+        guard Set(entries.lazy.map(\.message.id)).count == entries.count else { return nil }
+        var next = versions
+        let rows = entries.map { entry in
+            let version = next[entry.message.gameId, default: 0] + 1
+            next[entry.message.gameId] = version
+            return (entry, version)
+        }
+        let games = Array(versions.keys)
+        let results: [PostgresResult]
+        do {
+            results = try session.pipeline([
+                PipelinedStatement(appendLock),
+                PipelinedStatement(
+                    "SELECT events_expect_heads($1::text[], $2::bigint[])",
+                    [PostgresBinaryArray.text(games), PostgresBinaryArray.bigint(games.map { versions[$0]! })]),
+                insertStatement(rows, traceParents: traceParents),
+            ])
+        } catch {
+            guard error.sqlState == headsMoved || error.isUniqueViolation else { throw error }
+            return nil
+        }
+        let positions = try Dictionary(uniqueKeysWithValues: positions(results[2]))
+        return rows.map { .appended(position: positions[$0.0.message.id] ?? 0, version: $0.1) }
+    }
+
+    /// The SQLSTATE of `events_expect_heads` when a stream is not at the version given.
+    static let headsMoved = "SF409"
+
     /// Inserts rows with binary array parameters in one statement, prepared once per connection (its
     /// plan cannot depend on the data: a scan of the arrays into the table); returns message id → position.
     private static func insert(_ rows: [(Entry, Int)], traceParents: [String?], in session: PostgresSession)
         throws -> [(String, Int)]
     {
+        let statement = insertStatement(rows, traceParents: traceParents)
         let result: PostgresResult
+        do {
+            result = try session.queryPrepared(statement.sql, statement.parameters)
+        } catch {
+            // Only possible without the append lock: another writer got in between check and insert.
+            switch error.constraint {
+            case "events_stream_version_key":
+                throw StoreError.versionConflict(gameId: rows[0].0.message.gameId, expected: rows[0].1 - 1, actual: nil)
+            case "events_message_id_key":
+                throw StoreError.concurrentDuplicate(messageId: rows[0].0.message.id)
+            default:
+                throw error
+            }
+        }
+        return try positions(result)
+    }
+
+    /// The `INSERT … unnest` of rows (entry, stream version), returning each row's position and id.
+    private static func insertStatement(_ rows: [(Entry, Int)], traceParents: [String?]) -> PipelinedStatement {
         // The trace context only when there is one (tracing off, the statement is as before the column).
         let traced = traceParents.contains { $0 != nil }
         let rows = rows.lazy
@@ -216,25 +279,16 @@ public enum EventLog {
         ]
         if traced { parameters.append(PostgresBinaryArray.text(traceParents)) }
         let (traceColumn, traceArray) = traced ? (", trace_parent", ", $7::text[]") : ("", "")
-        do {
-            result = try session.queryPrepared(
-                """
-                INSERT INTO events (stream_id, stream_version, message_id, type, data, occurred_at\(traceColumn))
-                SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::jsonb[], $6::timestamptz[]\(traceArray))
-                RETURNING position, message_id
-                """, parameters)
-        } catch {
-            // Only possible without the append lock: another writer got in between check and insert.
-            switch error.constraint {
-            case "events_stream_version_key":
-                throw StoreError.versionConflict(gameId: rows[0].0.message.gameId, expected: rows[0].1 - 1, actual: nil)
-            case "events_message_id_key":
-                throw StoreError.concurrentDuplicate(messageId: rows[0].0.message.id)
-            default:
-                throw error
-            }
-        }
-        return try result.rows.map { (try $0.string("message_id"), try $0.int("position")) }
+        return PipelinedStatement(
+            """
+            INSERT INTO events (stream_id, stream_version, message_id, type, data, occurred_at\(traceColumn))
+            SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::jsonb[], $6::timestamptz[]\(traceArray))
+            RETURNING position, message_id
+            """, parameters, prepared: true)
+    }
+
+    private static func positions(_ result: PostgresResult) throws -> [(String, Int)] {
+        try result.rows.map { (try $0.string("message_id"), try $0.int("position")) }
     }
 
     /// The position of the newest event (0 for an empty log).

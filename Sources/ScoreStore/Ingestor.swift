@@ -47,8 +47,10 @@ public struct IngestRejection: Error, Sendable, CustomStringConvertible {
 /// the transaction reads each game's stream version (with the ids already stored, in one statement)
 /// and uses a cached fold only when it is at exactly that version; otherwise it folds the stream
 /// again. The cache is a hint that saves reading streams, never a source of truth; it only ever
-/// moves a game on to a newer state. Projections are built from the log afterwards by the
-/// ``Projector``.
+/// moves a game on to a newer state. When every game of a group has a cached fold, the group is
+/// judged against it and appended at its versions in one round trip, with the log checking those
+/// versions under the lock (``EventLog/append(_:atKnown:traceParents:in:)``); whatever that cannot
+/// settle takes the reading path. Projections are built from the log afterwards by the ``Projector``.
 ///
 /// **Group commit.** Calls that arrive while a transaction is under way wait, and the next
 /// transaction takes all of them: one lock, one read of the heads, one append statement and one
@@ -138,6 +140,7 @@ public actor Ingestor {
         let games = Set(messages.map(\.gameId))
         let cached = states.filter { games.contains($0.key) }
         transactions += 1
+        if cached.count == games.count, let results = await commit(calls, knowing: cached) { return results }
         do {
             let (outcomes, folded) = try await connection.transaction(beginning: EventLog.appendLock) { tx in
                 let heads = try EventLog.heads(of: messages, in: tx)
@@ -151,21 +154,58 @@ public actor Ingestor {
                 }
                 var judged = GroupJudgement(states: states, stored: heads.stored)
                 let verdicts = calls.map { judged.judge($0.entries.map(\.message), partial: $0.partial) }
-                // Each accepted message keeps its call's trace context (none stored when no call has one).
-                let traceParents =
-                    calls.allSatisfy { $0.traceParent == nil }
-                    ? [] : zip(calls, verdicts).flatMap { repeatElement($0.traceParent, count: $1.accepted) }
-                // The accepted messages are a prefix of each call's (``GroupJudgement/Verdict``).
-                let accepted = zip(calls, verdicts).flatMap { $0.entries.prefix($1.accepted) }
+                let (accepted, traceParents) = Self.accepted(calls, verdicts)
                 let outcomes = try EventLog.append(accepted, at: heads, traceParents: traceParents, in: tx)
                 return (Self.split(outcomes, verdicts), judged.states)
             }
-            for (game, state) in folded where state?.version ?? 0 >= states[game]??.version ?? 0 {
-                states[game] = state
-            }
+            keep(folded)
             return zip(calls, outcomes).map { ($0.id, $1) }
         } catch {
             return calls.map { ($0.id, .failure(error)) }
+        }
+    }
+
+    /// The one-round-trip commit, when every game of the group has a cached fold: the calls are
+    /// judged against the cache and appended at its versions (``EventLog/append(_:atKnown:traceParents:in:)``),
+    /// which the log checks under the append lock. `nil`, with nothing stored, when a call is refused,
+    /// an id is already stored or the log is not where the cache says: the group then takes the
+    /// path that reads the heads, and is judged there against the log as committed.
+    private func commit(_ calls: [Call], knowing cached: [String: ScoreState?]) async
+        -> [(Int, Result<[AppendOutcome], any Error>)]?
+    {
+        var judged = GroupJudgement(states: cached, stored: [:])
+        let verdicts = calls.map { judged.judge($0.entries.map(\.message), partial: $0.partial) }
+        guard verdicts.allSatisfy({ $0.rejection == nil }) else { return nil }
+        let (accepted, traceParents) = Self.accepted(calls, verdicts)
+        let versions = cached.mapValues { $0?.version ?? 0 }
+        do {
+            guard
+                let outcomes = try await connection.withSession({
+                    try EventLog.append(accepted, atKnown: versions, traceParents: traceParents, in: $0)
+                })
+            else { return nil }
+            keep(judged.states)
+            return zip(calls, Self.split(outcomes, verdicts)).map { ($0.id, $1) }
+        } catch {
+            return calls.map { ($0.id, .failure(error)) }
+        }
+    }
+
+    /// The accepted messages of a group (a prefix of each call's, ``GroupJudgement/Verdict``), with
+    /// each one's trace context (none when no call has one).
+    private static func accepted(_ calls: [Call], _ verdicts: [GroupJudgement.Verdict])
+        -> ([EventLog.Entry], [String?])
+    {
+        let traceParents =
+            calls.allSatisfy { $0.traceParent == nil }
+            ? [] : zip(calls, verdicts).flatMap { repeatElement($0.traceParent, count: $1.accepted) }
+        return (zip(calls, verdicts).flatMap { $0.entries.prefix($1.accepted) }, traceParents)
+    }
+
+    /// Keeps the folds a commit left, moving each game only forward.
+    private func keep(_ folded: [String: ScoreState?]) {
+        for (game, state) in folded where state?.version ?? 0 >= states[game]??.version ?? 0 {
+            states[game] = state
         }
     }
 

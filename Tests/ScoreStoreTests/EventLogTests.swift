@@ -96,4 +96,41 @@ struct EventLogTests {
             #expect(text.contains("events_stream_version_key"))
         }
     }
+
+    @Test(
+        "an append at known versions is one round trip; when a stream moved or an id is stored it stores nothing and says so"
+    )
+    func atKnownVersions() async throws {
+        try await withStore { connection in
+            func entries(_ jsons: [String]) throws -> [EventLog.Entry] {
+                try jsons.map { EventLog.Entry(try message($0)) }
+            }
+            let first = try entries([scheduledJSON, started("m2")])
+            let appended = try await connection.withSession { try EventLog.append(first, atKnown: ["g1": 0], in: $0) }
+            #expect(appended == [.appended(position: 1, version: 1), .appended(position: 2, version: 2)])
+            let next = try entries([started("m3"), started("n1", game: "g2")])
+            // Behind, ahead, a game missing its head, an id already stored, an id twice: nothing stored.
+            for (batch, versions) in [
+                (next, ["g1": 1, "g2": 0]), (next, ["g1": 3, "g2": 0]), (next, ["g1": 2, "g2": 1]),
+                (try entries([started("m2"), started("n1", game: "g2")]), ["g1": 2, "g2": 0]),
+                (try entries([started("n1", game: "g2"), started("n1", game: "g2")]), ["g2": 0]),
+            ] {
+                let outcome = try await connection.withSession { try EventLog.append(batch, atKnown: versions, in: $0) }
+                #expect(outcome == nil)
+                #expect(try await count("events", connection) == 2)
+            }
+            let later = try await connection.withSession {
+                try EventLog.append(next, atKnown: ["g1": 2, "g2": 0], in: $0)
+            }
+            // A refused insert used up positions (an identity is not rolled back): the order holds, not the count.
+            guard case .appended(let third, 3) = later?[0], case .appended(let fourth, 1) = later?[1] else {
+                Issue.record("not appended at versions 3 and 1: \(String(describing: later))")
+                return
+            }
+            #expect(2 < third && third < fourth)
+            let stream = try await connection.withSession { try EventLog.readStream("g1", in: $0) }
+            #expect(stream.map(\.version) == [1, 2, 3])
+            #expect(connection.results.live == 0)
+        }
+    }
 }

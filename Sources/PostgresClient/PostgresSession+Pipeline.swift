@@ -1,0 +1,95 @@
+import CLibPQ
+
+/// One statement of a ``PostgresSession/pipeline(_:)``.
+public struct PipelinedStatement {
+    public var sql: String
+    public var parameters: [any PostgresEncodable]
+    /// Run through a statement prepared on the connection (as ``PostgresSession/queryPrepared(_:_:)``).
+    public var prepared: Bool
+
+    public init(_ sql: String, _ parameters: [any PostgresEncodable] = [], prepared: Bool = false) {
+        self.sql = sql
+        self.parameters = parameters
+        self.prepared = prepared
+    }
+}
+
+extension PostgresSession {
+    /// Sends the statements in one round trip (libpq's pipeline mode) and runs them as one implicit
+    /// transaction: all of them commit together when the last one succeeds, or none does. Must be
+    /// called outside a transaction.
+    ///
+    /// Safe in blocking mode as long as only the last statement returns many rows: the server's
+    /// answers to the earlier ones are small, so it never waits on us while we still send.
+    /// - Returns: one result per statement, in order.
+    /// - Throws: the first failing statement's ``PostgresError`` (nothing is committed).
+    public func pipeline(_ statements: [PipelinedStatement]) throws(PostgresError) -> [PostgresResult] {
+        assert(PostgresConnection.isOnConnectionQueue, "libpq called off the connection's queue")
+        // A statement is prepared before the pipeline the first time (a one-off round trip).
+        var names: [String?] = []
+        for statement in statements {
+            guard statement.prepared else {
+                names.append(nil)
+                continue
+            }
+            if let known = prepared.name(of: statement.sql) {
+                names.append(known)
+            } else {
+                let name = prepared.nextName
+                let raw = Self.withParameters(statement.parameters) { count, types, _, _, _ in
+                    PQprepare(handle, name, statement.sql, count, types)
+                }
+                _ = try check(raw, statement: statement.sql)
+                prepared.add(statement.sql, as: name)
+                names.append(name)
+            }
+        }
+        guard PQenterPipelineMode(handle) == 1 else {
+            throw PostgresError.from(result: nil, connection: handle, statement: statements.first?.sql ?? "")
+        }
+        defer { PQexitPipelineMode(handle) }
+        for (statement, name) in zip(statements, names) {
+            let sent = Self.withParameters(statement.parameters) { count, types, values, lengths, formats in
+                if let name {
+                    PQsendQueryPrepared(handle, name, count, values, lengths, formats, 0)
+                } else {
+                    PQsendQueryParams(handle, statement.sql, count, types, values, lengths, formats, 0)
+                }
+            }
+            guard sent == 1 else {
+                throw PostgresError.from(result: nil, connection: handle, statement: statement.sql)
+            }
+        }
+        guard PQpipelineSync(handle) == 1 else {
+            throw PostgresError.from(result: nil, connection: handle, statement: statements.last?.sql ?? "")
+        }
+        // Every statement's result is read, then the sync's, even after an error: the pipeline is
+        // left empty for the next caller.
+        var results: [PostgresResult] = []
+        var failure: PostgresError?
+        for statement in statements {
+            guard let raw = PQgetResult(handle) else {
+                throw PostgresError.from(result: nil, connection: handle, statement: statement.sql)
+            }
+            while let extra = PQgetResult(handle) { PQclear(extra) }
+            switch PQresultStatus(raw) {
+            case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+                results.append(PostgresResult(raw, counter: self.results))
+            case PGRES_PIPELINE_ABORTED:
+                PQclear(raw)
+            default:
+                if failure == nil {
+                    failure = PostgresError.from(result: raw, connection: handle, statement: statement.sql)
+                }
+                PQclear(raw)
+            }
+        }
+        while let raw = PQgetResult(handle) {
+            let status = PQresultStatus(raw)
+            PQclear(raw)
+            if status == PGRES_PIPELINE_SYNC { break }
+        }
+        if let failure { throw failure }
+        return results
+    }
+}
