@@ -57,11 +57,16 @@ extension PostgresSession {
                 }
             }
             guard sent == 1 else {
-                throw PostgresError.from(result: nil, connection: handle, statement: statement.sql)
+                let error = PostgresError.from(result: nil, connection: handle, statement: statement.sql)
+                _ = PQpipelineSync(handle)
+                drainPipeline()
+                throw error
             }
         }
         guard PQpipelineSync(handle) == 1 else {
-            throw PostgresError.from(result: nil, connection: handle, statement: statements.last?.sql ?? "")
+            let error = PostgresError.from(result: nil, connection: handle, statement: statements.last?.sql ?? "")
+            drainPipeline()
+            throw error
         }
         // Every statement's result is read, then the sync's, even after an error: the pipeline is
         // left empty for the next caller.
@@ -69,7 +74,9 @@ extension PostgresSession {
         var failure: PostgresError?
         for statement in statements {
             guard let raw = PQgetResult(handle) else {
-                throw PostgresError.from(result: nil, connection: handle, statement: statement.sql)
+                let error = PostgresError.from(result: nil, connection: handle, statement: statement.sql)
+                drainPipeline()
+                throw error
             }
             while let extra = PQgetResult(handle) { PQclear(extra) }
             switch PQresultStatus(raw) {
@@ -84,12 +91,25 @@ extension PostgresSession {
                 PQclear(raw)
             }
         }
-        while let raw = PQgetResult(handle) {
-            let status = PQresultStatus(raw)
-            PQclear(raw)
-            if status == PGRES_PIPELINE_SYNC { break }
-        }
+        drainPipeline()
         if let failure { throw failure }
         return results
+    }
+
+    /// Reads and drops what is left of a pipeline up to its sync point (or until nothing more comes,
+    /// when the connection is lost), so the connection can leave pipeline mode.
+    private func drainPipeline() {
+        var empty = 0
+        while empty < 2 {
+            guard let raw = PQgetResult(handle) else {
+                // One NULL ends a statement's results; two in a row: nothing more is on its way.
+                empty += PQstatus(handle) == CONNECTION_BAD ? 2 : 1
+                continue
+            }
+            empty = 0
+            let status = PQresultStatus(raw)
+            PQclear(raw)
+            if status == PGRES_PIPELINE_SYNC { return }
+        }
     }
 }
