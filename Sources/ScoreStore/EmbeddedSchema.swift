@@ -754,20 +754,16 @@ extension Migrator {
             "0032_event_log_expect_heads.sql",
             #"""
             -- The log's one-round-trip append (issue 28): a writer that knows each stream's version sends the
-            -- append lock, this check and the insert together. The check fails the whole (implicit) transaction
-            -- when a stream is not where the writer thinks, with SQLSTATE SF409, and the writer falls back to
-            -- reading the heads. (A stream ahead of the writer is also caught by events_stream_version_key; this
-            -- also catches one behind, where the insert alone would leave a gap.)
+            -- append lock, this check and the insert together, as one implicit transaction. The check fails it
+            -- with SQLSTATE SF409 when a stream is behind the version given (the insert alone would leave a gap
+            -- in the stream); a stream ahead of it fails the insert on events_stream_version_key. Either way the
+            -- writer falls back to reading the heads. One index probe per game: version v exists (v > 0).
             CREATE FUNCTION events_expect_heads(games text[], versions bigint[]) RETURNS void LANGUAGE plpgsql AS $$
-            DECLARE
-                moved text;
             BEGIN
-                SELECT g INTO moved FROM unnest(games, versions) AS x(g, v)
-                WHERE coalesce((SELECT stream_version FROM events WHERE stream_id = x.g
-                                ORDER BY stream_version DESC LIMIT 1), 0) <> x.v
-                LIMIT 1;
-                IF moved IS NOT NULL THEN
-                    RAISE EXCEPTION 'stream % is not at the version the writer expected', moved USING ERRCODE = 'SF409';
+                IF (SELECT count(*) FROM unnest(games, versions) AS x(g, v)
+                    JOIN events e ON e.stream_id = x.g AND e.stream_version = x.v) <> cardinality(array_remove(versions, 0))
+                THEN
+                    RAISE EXCEPTION 'a stream is behind the version the writer expected' USING ERRCODE = 'SF409';
                 END IF;
             END
             $$;

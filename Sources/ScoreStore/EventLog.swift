@@ -207,7 +207,7 @@ public enum EventLog {
     /// - Parameter versions: each game's stream version before the batch (every game of the batch).
     /// - Returns: `nil`, with nothing appended, when a stream is not at its version or an id is
     ///   already stored or twice in the batch: the caller then takes the path that reads the heads.
-    ///   (A stored id is found by the insert itself, so the positions it took are left as a hole.)
+    ///   (A stored id or a stream ahead is found by the insert itself: the positions it took are a hole.)
     public static func append(
         _ entries: [Entry], atKnown versions: [String: Int], traceParents: [String?] = [],
         in session: PostgresSession
@@ -239,7 +239,7 @@ public enum EventLog {
         return rows.map { .appended(position: positions[$0.0.message.id] ?? 0, version: $0.1) }
     }
 
-    /// The SQLSTATE of `events_expect_heads` when a stream is not at the version given.
+    /// The SQLSTATE of `events_expect_heads` when a stream is behind the version given.
     static let headsMoved = "SF409"
 
     /// Inserts rows with binary array parameters in one statement, prepared once per connection (its
