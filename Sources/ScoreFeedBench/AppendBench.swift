@@ -16,7 +16,10 @@ struct AppendBench: AsyncParsableCommand {
             entries are encoded while the one before is on the wire), p50/p99 of one append call (one \
             transaction), the rate of a raw COPY of \
             the same rows, one COPY and one commit per batch, into a table with exactly the event log's \
-            columns, constraints and indexes on the same server (best of three), and their ratio.
+            columns, constraints and indexes on the same server (best of three), and their ratio. \
+            Each batch is appended at the versions the writer knows, in one round trip \
+            (`EventLog.append(_:atKnown:)`); `--read-heads` takes the path that reads the heads first \
+            instead (four round trips), to compare the two in one run.
             """
     )
 
@@ -28,6 +31,9 @@ struct AppendBench: AsyncParsableCommand {
 
     @Option(help: "Number of games the synthetic events are spread over.")
     var games = 100
+
+    @Flag(help: "Append through the path that reads the heads first (BEGIN with the lock, heads, insert, COMMIT).")
+    var readHeads = false
 
     func run() async throws {
         let sizes = try parsePlan()
@@ -71,8 +77,8 @@ struct AppendBench: AsyncParsableCommand {
             async let following = index + 1 < chunks.count ? chunks[index + 1].map(EventLog.Entry.init) : []
             let start = ContinuousClock.now
             // One round trip at the versions known; the heads' path only if the log moved under us.
-            let outcomes = try await connection.withSession { session in
-                try EventLog.append(chunk, atKnown: expected, in: session)
+            let outcomes = try await connection.withSession { [readHeads] session in
+                try (readHeads ? nil : EventLog.append(chunk, atKnown: expected, in: session))
                     ?? session.transaction(beginning: EventLog.appendLock) { tx in
                         try EventLog.append(chunk, expectedVersions: expected, in: tx)
                     }
@@ -87,7 +93,8 @@ struct AppendBench: AsyncParsableCommand {
         let reference = try await copyRate(messages, batch: batch, connection)
         let rate = Double(events) / wall
         return [
-            "batch": batch, "events": events, "eventsPerSecond": rounded(rate, places: 0),
+            "batch": batch, "events": events, "path": readHeads ? "read heads" : "known versions",
+            "eventsPerSecond": rounded(rate, places: 0),
             "p50Ms": rounded(timings.percentileMs(50), places: 3),
             "p99Ms": rounded(timings.percentileMs(99), places: 3),
             "referenceEventsPerSecond": rounded(reference, places: 0), "ratio": rounded(rate / reference, places: 3),
