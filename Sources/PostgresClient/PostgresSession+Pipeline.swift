@@ -28,21 +28,7 @@ extension PostgresSession {
         // A statement is prepared before the pipeline the first time (a one-off round trip).
         var names: [String?] = []
         for statement in statements {
-            guard statement.prepared else {
-                names.append(nil)
-                continue
-            }
-            if let known = prepared.name(of: statement.sql) {
-                names.append(known)
-            } else {
-                let name = prepared.nextName
-                let raw = Self.withParameters(statement.parameters) { count, types, _, _, _ in
-                    PQprepare(handle, name, statement.sql, count, types)
-                }
-                _ = try check(raw, statement: statement.sql)
-                prepared.add(statement.sql, as: name)
-                names.append(name)
-            }
+            names.append(statement.prepared ? try preparedName(statement.sql, statement.parameters) : nil)
         }
         guard PQenterPipelineMode(handle) == 1 else {
             throw PostgresError.from(result: nil, connection: handle, statement: statements.first?.sql ?? "")

@@ -35,21 +35,23 @@ public struct PostgresSession {
         -> PostgresResult
     {
         assert(PostgresConnection.isOnConnectionQueue, "libpq called off the connection's queue")
-        let name: String
-        if let known = prepared.name(of: sql) {
-            name = known
-        } else {
-            name = prepared.nextName
-            let raw = Self.withParameters(parameters) { count, types, _, _, _ in
-                PQprepare(handle, name, sql, count, types)
-            }
-            _ = try check(raw, statement: sql)
-            prepared.add(sql, as: name)
-        }
+        let name = try preparedName(sql, parameters)
         let raw = Self.withParameters(parameters) { count, _, values, lengths, formats in
             PQexecPrepared(handle, name, count, values, lengths, formats, 0)
         }
         return try check(raw, statement: sql)
+    }
+
+    /// The name of `sql` prepared on this connection, preparing it the first time (a round trip).
+    func preparedName(_ sql: String, _ parameters: [any PostgresEncodable]) throws(PostgresError) -> String {
+        if let known = prepared.name(of: sql) { return known }
+        let name = prepared.nextName
+        let raw = Self.withParameters(parameters) { count, types, _, _, _ in
+            PQprepare(handle, name, sql, count, types)
+        }
+        _ = try check(raw, statement: sql)
+        prepared.add(sql, as: name)
+        return name
     }
 
     /// Calls `body` with libpq's parameter arrays (count, type OIDs, values, lengths, formats), valid
