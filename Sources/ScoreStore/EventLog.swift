@@ -225,10 +225,13 @@ public enum EventLog {
         let results: [PostgresResult]
         do {
             results = try session.pipeline([
-                PipelinedStatement(appendLock),
+                // All three prepared once per connection: none has a plan that depends on the data
+                // (the check plans its own query at every call).
+                PipelinedStatement(appendLock, prepared: true),
                 PipelinedStatement(
                     "SELECT events_expect_heads($1::text[], $2::bigint[])",
-                    [PostgresBinaryArray.text(games), PostgresBinaryArray.bigint(games.map { versions[$0]! })]),
+                    [PostgresBinaryArray.text(games), PostgresBinaryArray.bigint(games.map { versions[$0]! })],
+                    prepared: true),
                 insertStatement(rows, traceParents: traceParents),
             ])
         } catch {
