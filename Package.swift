@@ -273,7 +273,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ScoreFeedCLITests",
-            dependencies: ["ScoreFeedTesting", "ChildProcess", "MLBFeedTesting", "LiveFollowTesting", "ScoreDomain"]
+            dependencies: [
+                "ScoreFeedTesting", "ChildProcess", "MLBFeedTesting", "LiveFollowTesting", "ScoreDomain",
+                "PostgresClient",
+            ]
         ),
         .testTarget(name: "MLBFeedTests", dependencies: ["MLBFeed", "ScoreDomain", "ScoreFeedTesting"]),
         .testTarget(

@@ -15,11 +15,14 @@ public final class ConnectionPool: Sendable {
         self.slots = Mutex(connections)
     }
 
-    /// Opens `count` connections to `url`.
+    /// Opens `count` connections to `url` (a cancelled task stops opening them).
     public static func open(_ url: String, count: Int) async throws -> ConnectionPool {
         var connections: [PostgresConnection] = []
         do {
-            for _ in 0..<max(1, count) { connections.append(try await PostgresConnection.connect(url)) }
+            for _ in 0..<max(1, count) {
+                try Task.checkCancellation()
+                connections.append(try await PostgresConnection.connect(url))
+            }
         } catch {
             for connection in connections { await connection.close() }
             throw error

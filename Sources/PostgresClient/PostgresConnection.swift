@@ -15,14 +15,18 @@ public final class PostgresConnection: @unchecked Sendable {
     /// The results of this connection that are still alive (each is cleared exactly once).
     public let results: ResultCounter
     private let prepared = PreparedStatements()
+    /// Stops the running statement from another thread (``withCancellableSession(_:)``).
+    let canceller: StatementCanceller
 
     private init(handle: OpaquePointer, queue: DispatchQueue, results: ResultCounter) {
         self.handle = handle
         self.queue = queue
         self.results = results
+        self.canceller = StatementCanceller(handle: handle)
     }
 
     deinit {
+        canceller.close()
         if let handle { PQfinish(handle) }
     }
 
@@ -89,6 +93,7 @@ public final class PostgresConnection: @unchecked Sendable {
     public func close() async {
         _ = try? await Self.perform(on: queue) { () throws(PostgresError) in
             if let handle = self.handle {
+                self.canceller.close()
                 PQfinish(handle)
                 self.handle = nil
             }

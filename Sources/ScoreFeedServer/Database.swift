@@ -68,15 +68,26 @@ public actor Database {
         }
     }
 
+    /// Opens the pools and migrates. A cancelled task (a group shutting down while the database is
+    /// still being opened, or a migration waiting on another node's) stops it at once.
     func open(logger: Logger) async throws {
+        var opened: [ConnectionPool] = []
         do {
             let pool = try await ConnectionPool.open(url, count: connections + 1)
+            opened.append(pool)
             try await Migrator().migrate(pool.next, logger: logger)
+            try Task.checkCancellation()
             currentIngestor = Ingestor(connection: try await PostgresConnection.connect(url))
             var reads = pool
-            if let readURL { reads = try await ConnectionPool.open(readURL, count: connections) }
+            if let readURL {
+                reads = try await ConnectionPool.open(readURL, count: connections)
+                opened.append(reads)
+            }
             resolve(.success(Ready(pool: pool, reads: reads)))
         } catch {
+            for pool in opened { await pool.close() }
+            await currentIngestor?.connection.close()
+            currentIngestor = nil
             resolve(.failure(error))
             throw error
         }

@@ -70,11 +70,11 @@ public struct Migrator: Sendable {
     /// Concurrent migrators of the same schema wait for each other on an advisory lock (migrators of
     /// other schemas do not: a server starting beside a test suite that migrates hundreds of schemas
     /// is not held up by them); a recorded migration whose file has changed since, or one this build
-    /// does not know, is an error.
+    /// does not know, is an error. A cancelled task stops it (nothing applied) and closes the connection.
     @discardableResult
     public func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> [Migration] {
         let migrations = self.migrations
-        let applied = try await connection.withSession { session in
+        let applied = try await connection.withCancellableSession { session in
             try session.transaction { tx in
                 try tx.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.migrations))")
                 try tx.execute(

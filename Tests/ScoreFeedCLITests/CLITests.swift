@@ -1,5 +1,6 @@
 import ChildProcess
 import Foundation
+import PostgresClient
 import ScoreFeedTesting
 import Testing
 
@@ -117,6 +118,25 @@ struct CLITests {
             let sandbox = try await cli.run("apns-sandbox", "--port", "\(socket.port)", "--dir", dir)
             #expect(sandbox.status == 1)
             #expect(sandbox.stderr.contains("port \(socket.port) is already in use"), "\(sandbox.stderr)")
+        }
+    }
+
+    @Test("serve stops at once when its port is taken while it is still migrating the database")
+    func busyPortWhileMigrating() async throws {
+        let socket = try BusyPort()
+        defer { socket.close() }
+        try await TestDatabase.withSchema { url in
+            // Another migrator of the same schema holds the lock: serve's migration waits on it.
+            let holder = try await PostgresConnection.connect(url)
+            try await holder.execute(script: "BEGIN")
+            try await holder.query(
+                "SELECT pg_advisory_xact_lock(hashtextextended('scorefeed-migrations.' || current_schema(), 0))")
+            let serve = try await CLI(databaseURL: url).run("serve", "--port", "\(socket.port)")
+            try await holder.execute(script: "ROLLBACK")
+            await holder.close()
+            // Not 132 (the service group's fatal error when a service outlives its cancellation).
+            #expect(serve.status == 1, "\(serve.stderr)")
+            #expect(serve.stderr.contains("port \(socket.port) is already in use"), "\(serve.stderr)")
         }
     }
 

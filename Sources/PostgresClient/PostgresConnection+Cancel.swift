@@ -1,0 +1,101 @@
+import CLibPQ
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Asks the server to stop what a connection is running (libpq's `PQcancel`), from any thread.
+final class StatementCanceller: Sendable {
+    /// libpq's cancel handle (`nil` once the connection is closed), used under the lock only.
+    private let cancel: Mutex<SendableHandle?>
+
+    init(handle: OpaquePointer) { cancel = Mutex(PQgetCancel(handle).map(SendableHandle.init)) }
+
+    /// Sends a cancel request; a connection that runs nothing ignores it.
+    func send() {
+        cancel.withLock { cancel in
+            guard let cancel else { return }
+            var reason = [CChar](repeating: 0, count: 256)
+            _ = PQcancel(cancel.pointer, &reason, Int32(reason.count))
+        }
+    }
+
+    /// Frees the handle: later requests do nothing.
+    func close() {
+        cancel.withLock { cancel in
+            if let cancel { PQfreeCancel(cancel.pointer) }
+            cancel = nil
+        }
+    }
+
+    deinit { close() }
+}
+
+/// A libpq pointer moved between threads; every use is under a lock.
+struct SendableHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// Whether a cancellable session is still running, and whether its task was cancelled.
+private final class CancellableRun: Sendable {
+    private struct State {
+        var running = true
+        var cancelled = false
+    }
+    private let state = Mutex(State())
+
+    /// Marks the run cancelled; `true` if it is still running (so the server must be told).
+    func cancel() -> Bool {
+        state.withLock { state in
+            state.cancelled = true
+            return state.running
+        }
+    }
+
+    /// Marks the run finished; `true` if it was cancelled.
+    func finish() -> Bool {
+        state.withLock { state in
+            state.running = false
+            return state.cancelled
+        }
+    }
+
+    var isRunning: Bool { state.withLock { $0.running } }
+}
+
+extension PostgresConnection {
+    /// Runs `body` as ``withSession(_:)`` does, but the task's cancellation stops it: the statement
+    /// running is cancelled on the server, and so is every later one (the request is repeated every
+    /// 100 ms until `body` returns), so `body` fails with the server's cancellation error (SQLSTATE
+    /// 57014) and its transaction rolls back.
+    ///
+    /// For work that may wait long and is all or nothing, such as migrations. A session cut off this
+    /// way may end in any state, so the connection is then closed (later calls throw `.closed`).
+    public func withCancellableSession<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresSession) throws -> T
+    ) async throws -> T {
+        try Task.checkCancellation()
+        let run = CancellableRun()
+        let canceller = self.canceller
+        do {
+            let value = try await withTaskCancellationHandler {
+                try await withSession { session in
+                    defer { _ = run.finish() }
+                    return try body(session)
+                }
+            } onCancel: {
+                guard run.cancel() else { return }
+                DispatchQueue.global().async {
+                    while run.isRunning {
+                        canceller.send()
+                        usleep(100_000)
+                    }
+                }
+            }
+            if run.finish() { await close() }
+            return value
+        } catch {
+            if run.finish() { await close() }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import PostgresClient
+import ScoreFeedTesting
+import Testing
+
+@Suite("a session its task's cancellation stops")
+struct CancellableSessionTests {
+    @Test("uncancelled, it returns the body's value and the connection goes on")
+    func runs() async throws {
+        try await TestDatabase.withSchema { url in
+            let connection = try await PostgresConnection.connect(url)
+            let value = try await connection.withCancellableSession { try $0.query("SELECT 7 AS n")[0].int("n") }
+            #expect(value == 7)
+            #expect(try await connection.query("SELECT 1 AS n")[0].int("n") == 1)
+            await connection.close()
+        }
+    }
+
+    @Test(
+        "cancelled, the running statement and every later one are cancelled on the server, nothing commits, the connection is closed",
+        arguments: [
+            // One long wait (a lock another session holds), then many short statements.
+            "SELECT pg_advisory_xact_lock(hashtext(current_schema()))",
+            "DO $$ BEGIN PERFORM 1; END $$",
+        ])
+    func cancelled(_ statement: String) async throws {
+        try await TestDatabase.withSchema { url in
+            let holder = try await PostgresConnection.connect(url)
+            try await holder.execute(script: "CREATE TABLE kept (v int)")
+            try await holder.execute(script: "BEGIN; SELECT pg_advisory_xact_lock(hashtext(current_schema()))")
+            let connection = try await PostgresConnection.connect(url)
+            let started = ContinuousClock.now
+            let work = Task {
+                try await connection.withCancellableSession { session in
+                    try session.transaction { tx in
+                        try tx.query("INSERT INTO kept VALUES (1)")
+                        // 200 × 50 ms: far longer than the test waits.
+                        for _ in 0..<200 {
+                            try tx.execute(script: statement)
+                            try tx.query("SELECT pg_sleep(0.05)")
+                        }
+                    }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            work.cancel()
+            let error = await #expect(throws: PostgresError.self) { try await work.value }
+            #expect(error?.sqlState == "57014", "\(String(describing: error))")
+            #expect(ContinuousClock.now - started < .seconds(5))
+            await #expect(throws: PostgresError.self) { try await connection.query("SELECT 1") }
+            try await holder.execute(script: "ROLLBACK")
+            #expect(try await holder.query("SELECT count(*) AS n FROM kept")[0].int("n") == 0)
+            await holder.close()
+        }
+    }
+
+    @Test("a task cancelled before it starts runs nothing")
+    func cancelledBefore() async throws {
+        try await TestDatabase.withSchema { url in
+            let connection = try await PostgresConnection.connect(url)
+            let work = Task {
+                while !Task.isCancelled { await Task.yield() }
+                return try await connection.withCancellableSession { try $0.query("SELECT 1 AS n")[0].int("n") }
+            }
+            work.cancel()
+            await #expect(throws: CancellationError.self) { try await work.value }
+            await connection.close()
+        }
+    }
+}
