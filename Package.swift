@@ -80,8 +80,8 @@ let package = Package(
             ]
         ),
         .target(name: "ChildProcess"),
-        // HTTP/2 requests spoken directly on SwiftNIO (no stream channels): a pool of TLS connections
-        // to one server, batches written and flushed at once. APNs (and later FCM) sit on it.
+        // HTTP/2 requests spoken directly on SwiftNIO (its own framing, no nio-http2 stream machinery):
+        // a pool of TLS connections to one server, batches written and flushed at once. APNs and FCM sit on it.
         .target(
             name: "HTTP2Client",
             dependencies: [
@@ -91,7 +91,6 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
-                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
@@ -293,6 +292,7 @@ let package = Package(
             dependencies: [
                 "APNs", "APNsSandbox", "HTTP2Client", "JOSE", "Retry",
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

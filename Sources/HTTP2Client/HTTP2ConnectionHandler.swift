@@ -1,24 +1,30 @@
 import NIOCore
 import NIOHPACK
-import NIOHTTP2
 import NIOSSL
 
-/// Speaks HTTP/2 requests directly on the connection channel, after `NIOHTTP2Handler` (no stream
-/// channels, no per-request futures): allocates stream ids, writes each request as HEADERS + one DATA
-/// frame, flushes once per batch, keeps at most the server's `SETTINGS_MAX_CONCURRENT_STREAMS` open
-/// (the rest wait in order), matches answers to their batch, resets streams whose deadline passed,
-/// sends health PINGs, and retires the connection on GOAWAY or when the ``ErrorRateGuard`` trips.
+/// Speaks HTTP/2 on the TLS channel itself: the client side of RFC 9113 that requests to APNs and
+/// FCM need, and nothing more (no stream channels, no per-request futures, no server push).
+///
+/// It allocates stream ids, writes each request as HEADERS + DATA into one buffer flushed once per
+/// batch, keeps at most the server's `SETTINGS_MAX_CONCURRENT_STREAMS` open (the rest wait in
+/// order), holds DATA back while the server's flow-control windows are closed, matches answers to
+/// their batch, resets streams whose deadline passed, sends health PINGs, and retires the connection
+/// on GOAWAY or when the ``ErrorRateGuard`` trips. A protocol error by the server ends the connection
+/// with GOAWAY. Header blocks are written without HPACK state (``HTTP2Wire/writeHeaders``); the
+/// server's are read with NIOHPACK's decoder.
 ///
 /// Everything runs on the channel's event loop.
 final class HTTP2ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTP2Frame
-    typealias OutboundOut = HTTP2Frame
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
 
     /// The largest response body kept (APNs and FCM error bodies are far smaller).
     static let maximumResponseBody = 64 * 1024
-    /// The connection-level receive window kept open (NIOHTTP2Handler leaves it to the layer above):
-    /// raised from the protocol's 65,535 at start, topped up whenever half of it was used.
+    /// The connection-level receive window kept open: raised from the protocol's 65,535 at start,
+    /// topped up whenever half of it was used.
     static let connectionWindow = 16 << 20
+    /// Each stream's receive window (an answer is far smaller, so no stream WINDOW_UPDATE is needed).
+    static let streamWindow = 1 << 20
     /// Stream ids are 31 bits; a connection that used this many retires and a new one takes over.
     static let lastUsableStreamID = Int32.max - 4096
 
@@ -30,34 +36,58 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler, RemovableChannelHandl
         var retiresConnection: @Sendable (HTTP2Response) -> Bool
     }
 
-    private struct OpenStream {
+    struct OpenStream {
         let batch: HTTP2Batch
         let index: Int
         var head: HPACKHeaders?
         var status = 0
         var body: ByteBuffer?
+        /// The request body not yet sent (flow control held it back).
+        var unsent: ByteBuffer?
+        /// What the server lets this stream send.
+        var sendWindow: Int
     }
 
-    private let settings: Settings
-    private let state: HTTP2ConnectionState
-    private var context: ChannelHandlerContext?
-    private var open: [HTTP2StreamID: OpenStream] = [:]
+    /// A header block arriving in HEADERS + CONTINUATION frames.
+    struct PartialHeaders {
+        let streamID: Int32
+        let endStream: Bool
+        var block: ByteBuffer
+    }
+
+    let settings: Settings
+    let state: HTTP2ConnectionState
+    var context: ChannelHandlerContext?
+    var open: [Int32: OpenStream] = [:]
     private var waiting = CircularBuffer<(HTTP2Batch, Int)>()
+    /// Streams whose body waits for the server's windows, in the order they were opened.
+    var blocked = CircularBuffer<Int32>()
     private var nextStreamID: Int32 = 1
     /// Until the server's SETTINGS say otherwise (RFC 9113 advises at least 100).
-    private var maximumConcurrentStreams = 100
+    var maximumConcurrentStreams = 100
+    var maximumFrameSize = HTTP2Wire.defaultMaximumFrameSize
+    var initialSendWindow = HTTP2Wire.defaultWindow
+    var connectionSendWindow = HTTP2Wire.defaultWindow
+    /// The next header block starts with a dynamic table size update to 0.
+    var announceEmptyTable = true
+    var decoder = HPACKDecoder(allocator: ByteBufferAllocator())
+    var partialHeaders: PartialHeaders?
     private var errorGuard: ErrorRateGuard
     /// No new streams: GOAWAY received, error guard tripped, ids used up, or closed.
-    private var draining = false
-    private var closed = false
-    private var needsFlush = false
+    var draining = false
+    var closed = false
+    /// Bytes received and not yet parsed (a frame split across reads).
+    var inbound = ByteBuffer()
+    /// Bytes to write at the next flush.
+    var outbound = ByteBuffer()
+    private var scratch = ByteBuffer()
     /// Response bytes received since the last connection WINDOW_UPDATE.
-    private var unacknowledgedBytes = 0
+    var unacknowledgedBytes = 0
     private var pingTask: RepeatedTask?
-    private var pingDeadline: Scheduled<Void>?
-    private var pingCounter: UInt64 = 0
-    private let ready: EventLoopPromise<Void>
-    private var isReady = false
+    var pingDeadline: Scheduled<Void>?
+    var pingCounter: UInt64 = 0
+    let ready: EventLoopPromise<Void>
+    var isReady = false
 
     init(settings: Settings, state: HTTP2ConnectionState, ready: EventLoopPromise<Void>) {
         self.settings = settings
@@ -68,16 +98,38 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler, RemovableChannelHandl
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        outbound = context.channel.allocator.buffer(capacity: 4096)
+        scratch = context.channel.allocator.buffer(capacity: 1024)
         let interval = settings.pingInterval
         let this = NIOLoopBound(self, eventLoop: context.eventLoop)
         pingTask = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
             this.value.sendPing()
         }
+        if context.channel.isActive { sendPreface(context) }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         shutDownTimers()
         self.context = nil
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        sendPreface(context)
+        context.fireChannelActive()
+    }
+
+    /// The preface, our SETTINGS and the raised connection window (TLS holds them until its handshake
+    /// is done).
+    private func sendPreface(_ context: ChannelHandlerContext) {
+        outbound.writeString(HTTP2Wire.preface)
+        HTTP2Wire.writeSettings(
+            [
+                (.enablePush, 0), (.maxConcurrentStreams, 100), (.initialWindowSize, Self.streamWindow),
+                (.maxHeaderListSize, 16 * 1024),
+            ], into: &outbound)
+        HTTP2Wire.writeWindowUpdate(
+            streamID: 0, increment: Self.connectionWindow - HTTP2Wire.defaultWindow, into: &outbound)
+        flush(context)
     }
 
     // MARK: Requests
@@ -95,45 +147,75 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler, RemovableChannelHandl
         }
         for index in batch.requests.indices {
             if open.count < maximumConcurrentStreams && waiting.isEmpty {
-                start(batch, index, context: context)
+                start(batch, index)
             } else {
                 waiting.append((batch, index))
             }
         }
-        flushIfNeeded(context)
+        flush(context)
     }
 
-    private func start(_ batch: HTTP2Batch, _ index: Int, context: ChannelHandlerContext) {
-        let id = HTTP2StreamID(nextStreamID)
+    private func start(_ batch: HTTP2Batch, _ index: Int) {
+        let id = nextStreamID
         nextStreamID += 2
         let request = batch.requests[index]
-        open[id] = OpenStream(batch: batch, index: index)
         let noBody = request.body.readableBytes == 0
-        let headers = HTTP2Frame.FramePayload.Headers(headers: request.headers, endStream: noBody)
-        context.write(wrapOutboundOut(HTTP2Frame(streamID: id, payload: .headers(headers))), promise: nil)
+        HTTP2Wire.writeHeaders(
+            request.headers, streamID: id, endStream: noBody, emptyTable: announceEmptyTable,
+            maximumFrameSize: maximumFrameSize, into: &outbound, scratch: &scratch)
+        announceEmptyTable = false
+        open[id] = OpenStream(
+            batch: batch, index: index, unsent: noBody ? nil : request.body, sendWindow: initialSendWindow)
         if !noBody {
-            let data = HTTP2Frame.FramePayload.Data(data: .byteBuffer(request.body), endStream: true)
-            context.write(wrapOutboundOut(HTTP2Frame(streamID: id, payload: .data(data))), promise: nil)
+            if blocked.isEmpty { sendBody(id) }
+            if open[id]?.unsent != nil { blocked.append(id) }
         }
-        needsFlush = true
         if nextStreamID >= Self.lastUsableStreamID { retire("stream ids used up") }
     }
 
-    private func startWaiting(_ context: ChannelHandlerContext) {
+    /// Writes as much of the stream's unsent body as the windows allow; `false` if some is left.
+    @discardableResult
+    private func sendBody(_ id: Int32) -> Bool {
+        guard var stream = open[id], var body = stream.unsent else { return true }
+        let length = min(body.readableBytes, connectionSendWindow, stream.sendWindow)
+        guard length > 0 else { return false }
+        let done = length == body.readableBytes
+        HTTP2Wire.writeData(
+            &body, length: length, streamID: id, endStream: done, maximumFrameSize: maximumFrameSize,
+            into: &outbound)
+        connectionSendWindow -= length
+        stream.sendWindow -= length
+        stream.unsent = done ? nil : body
+        open[id] = stream
+        return done
+    }
+
+    /// Sends the bodies held back, in order, as far as the windows now allow.
+    func sendBlocked() {
+        var stillBlocked = CircularBuffer<Int32>()
+        while let id = blocked.popFirst() {
+            guard open[id]?.unsent != nil else { continue }
+            if connectionSendWindow <= 0 || !sendBody(id) { stillBlocked.append(id) }
+        }
+        blocked = stillBlocked
+    }
+
+    func startWaiting() {
         while open.count < maximumConcurrentStreams, let (batch, index) = waiting.popFirst() {
             guard batch.outcomes[index] == nil else { continue }
             guard !draining else {
                 batch.complete(index, .failure(HTTP2ClientError(.notSent, "the connection is closing")))
                 continue
             }
-            start(batch, index, context: context)
+            start(batch, index)
         }
     }
 
-    private func flushIfNeeded(_ context: ChannelHandlerContext) {
-        guard needsFlush else { return }
-        needsFlush = false
-        context.flush()
+    func flush(_ context: ChannelHandlerContext) {
+        guard outbound.readableBytes > 0 else { return }
+        let bytes = outbound
+        outbound = context.channel.allocator.buffer(capacity: max(4096, bytes.readableBytes))
+        context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
     }
 
     /// Ends a batch early (its deadline passed, or its caller was cancelled): resets its open streams
@@ -144,17 +226,16 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler, RemovableChannelHandl
         guard !batch.isComplete else { return }
         for (id, stream) in open where stream.batch === batch {
             open[id] = nil
-            context?.write(wrapOutboundOut(HTTP2Frame(streamID: id, payload: .rstStream(.cancel))), promise: nil)
-            needsFlush = true
+            HTTP2Wire.writeRstStream(streamID: id, code: 0x8, into: &outbound)  // CANCEL
         }
         batch.failRemaining(error)
         if let context {
-            startWaiting(context)
-            flushIfNeeded(context)
+            startWaiting()
+            flush(context)
         }
     }
 
-    private func finish(_ id: HTTP2StreamID, _ outcome: HTTP2Outcome) {
+    func finish(_ id: Int32, _ outcome: HTTP2Outcome) {
         guard let stream = open.removeValue(forKey: id) else { return }
         stream.batch.complete(stream.index, outcome)
         guard case .success(let response) = outcome else { return }
@@ -167,106 +248,13 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler, RemovableChannelHandl
         }
     }
 
-    // MARK: Inbound
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
-        switch frame.payload {
-        case .headers(let headers):
-            guard var stream = open[frame.streamID] else { return }
-            if stream.head == nil {
-                stream.head = headers.headers
-                stream.status = headers.headers.first(name: ":status").flatMap { Int($0) } ?? 0
-            }
-            open[frame.streamID] = stream
-            if headers.endStream { complete(frame.streamID) }
-        case .data(let data):
-            acknowledge(data, context: context)
-            guard var stream = open[frame.streamID] else { return }
-            if case .byteBuffer(var bytes) = data.data {
-                var body = stream.body ?? ByteBuffer()
-                let room = max(0, Self.maximumResponseBody - body.readableBytes)
-                if var kept = bytes.readSlice(length: min(room, bytes.readableBytes)) { body.writeBuffer(&kept) }
-                stream.body = body
-            }
-            open[frame.streamID] = stream
-            if data.endStream { complete(frame.streamID) }
-        case .rstStream(let code):
-            let error =
-                code == .refusedStream
-                ? HTTP2ClientError(.notSent, "the server refused the stream")
-                : HTTP2ClientError(.streamReset, "the server reset the stream (\(code))")
-            finish(frame.streamID, .failure(error))
-        case .goAway(let lastStreamID, let code, _):
-            retire("the server sent GOAWAY (\(code))")
-            let refused = HTTP2ClientError(.notSent, "GOAWAY: the server did not process this stream")
-            for (id, _) in open where id > lastStreamID { finish(id, .failure(refused)) }
-        case .settings(.settings(let list)):
-            for setting in list where setting.parameter == .maxConcurrentStreams {
-                maximumConcurrentStreams = setting.value
-            }
-            if !isReady {
-                isReady = true
-                let increment = Self.connectionWindow - 65_535
-                context.write(
-                    wrapOutboundOut(
-                        HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: increment))),
-                    promise: nil)
-                needsFlush = true
-                ready.succeed()
-            }
-            startWaiting(context)
-        case .ping(let data, ack: true):
-            if data == HTTP2PingData(withInteger: pingCounter) {
-                pingDeadline?.cancel()
-                pingDeadline = nil
-            }
-        default:
-            break
-        }
-    }
-
-    /// Gives the server back the connection window a DATA frame used (its whole payload counts).
-    private func acknowledge(_ data: HTTP2Frame.FramePayload.Data, context: ChannelHandlerContext) {
-        unacknowledgedBytes += data.data.readableBytes + (data.paddingBytes.map { $0 + 1 } ?? 0)
-        guard unacknowledgedBytes >= Self.connectionWindow / 2 else { return }
-        let increment = unacknowledgedBytes
-        unacknowledgedBytes = 0
-        context.write(
-            wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: increment))),
-            promise: nil)
-        needsFlush = true
-    }
-
-    private func complete(_ id: HTTP2StreamID) {
-        guard let stream = open[id] else { return }
-        let response = HTTP2Response(
-            status: stream.status, headers: stream.head ?? [:], body: stream.body ?? ByteBuffer())
-        finish(id, .success(response))
-    }
-
     func channelReadComplete(context: ChannelHandlerContext) {
-        startWaiting(context)
-        flushIfNeeded(context)
+        startWaiting()
+        flush(context)
         context.fireChannelReadComplete()
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let closed = event as? StreamClosedEvent, let reason = closed.reason {
-            let error =
-                reason == .refusedStream
-                ? HTTP2ClientError(.notSent, "the server did not process this stream")
-                : HTTP2ClientError(.streamReset, "stream closed (\(reason))")
-            finish(closed.streamID, .failure(error))
-        }
-        context.fireUserInboundEventTriggered(event)
-    }
-
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if let streamError = error as? NIOHTTP2Errors.StreamError {
-            finish(streamError.streamID, .failure(HTTP2ClientError(.streamReset, "\(streamError.baseError)")))
-            return
-        }
         if !isReady {
             isReady = true
             ready.fail(error)
@@ -292,7 +280,7 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler, RemovableChannelHandl
     // MARK: Health
 
     /// Stops taking new streams; the open ones finish, then the connection closes.
-    private func retire(_ why: String, errorRate: Bool = false) {
+    func retire(_ why: String, errorRate: Bool = false) {
         guard !draining else { return }
         draining = true
         state.markUnusable(errorRate: errorRate, reason: why)
@@ -312,10 +300,8 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler, RemovableChannelHandl
     private func sendPing() {
         guard let context, !closed, pingDeadline == nil else { return }
         pingCounter &+= 1
-        context.writeAndFlush(
-            wrapOutboundOut(
-                HTTP2Frame(streamID: .rootStream, payload: .ping(.init(withInteger: pingCounter), ack: false))),
-            promise: nil)
+        HTTP2Wire.writePing(pingCounter, ack: false, into: &outbound)
+        flush(context)
         let this = NIOLoopBound(self, eventLoop: context.eventLoop)
         pingDeadline = context.eventLoop.scheduleTask(in: settings.pingTimeout) {
             guard let context = this.value.context else { return }

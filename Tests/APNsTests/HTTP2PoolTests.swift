@@ -58,6 +58,19 @@ struct HTTP2PoolTests {
         }
     }
 
+    /// 300 bodies of 60,000 bytes: 18 MB against the server's 65,535-byte connection and stream windows
+    /// and its 16,384-byte frames. The client holds DATA back until the server's WINDOW_UPDATEs; a
+    /// byte beyond a window would be a flow-control error that ends the connection.
+    @Test func bodiesLargerThanTheServersWindowsWaitForThem() async throws {
+        try await withPool { sandbox, pool in
+            var request = Self.unauthorized(sandbox)
+            request.body = ByteBuffer(repeating: 0x20, count: 60_000)
+            let outcomes = await pool.execute(Array(repeating: request, count: 300), deadline: .now() + .seconds(60))
+            #expect(outcomes.allSatisfy { (try? $0.get().status).map { $0 >= 400 } == true }, "\(outcomes[0])")
+            #expect(sandbox.connectionCount() == 1)
+        }
+    }
+
     @Test func pingsKeepAnIdleConnection() async throws {
         try await withPool(pingInterval: .milliseconds(50)) { sandbox, pool in
             _ = await pool.execute([Self.unauthorized(sandbox)], deadline: .now() + .seconds(10))
