@@ -15,7 +15,16 @@ enum HTTP2Wire {
     static let maximumWindow = Int(Int32.max)
 
     enum FrameType: UInt8 {
-        case data = 0, headers, priority, rstStream, settings, pushPromise, ping, goAway, windowUpdate, continuation
+        case data = 0
+        case headers = 1
+        case priority = 2
+        case rstStream = 3
+        case settings = 4
+        case pushPromise = 5
+        case ping = 6
+        case goAway = 7
+        case windowUpdate = 8
+        case continuation = 9
     }
 
     enum Flag {
@@ -27,7 +36,12 @@ enum HTTP2Wire {
     }
 
     enum Setting: UInt16 {
-        case headerTableSize = 1, enablePush, maxConcurrentStreams, initialWindowSize, maxFrameSize, maxHeaderListSize
+        case headerTableSize = 1
+        case enablePush = 2
+        case maxConcurrentStreams = 3
+        case initialWindowSize = 4
+        case maxFrameSize = 5
+        case maxHeaderListSize = 6
     }
 
     /// One frame's header and its payload (padding and priority fields still in it).
