@@ -1083,7 +1083,7 @@ enum EmbeddedOpenAPI {
                 - $ref: "#/components/parameters/gameId"
                 - name: after
                   in: query
-                  description: A push id; the page starts after it.
+                  description: An outbox id (`next`); the page starts after it.
                   schema: {type: integer, minimum: 0, default: 0}
                 - name: limit
                   in: query
@@ -1107,7 +1107,9 @@ enum EmbeddedOpenAPI {
                             allOf:
                               - $ref: "#/components/schemas/Push"
                             nullable: true
-                          next: {type: integer}
+                          next:
+                            type: integer
+                            description: The last outbox id of the page (of `pushes` and `groupMessages`), the `after` of the next.
                           activities:
                             type: array
                             description: Per activity of the game, the priority-10 pushes in the hour up to its newest push, against its hourly budget.
@@ -1122,7 +1124,42 @@ enum EmbeddedOpenAPI {
                           pushes:
                             type: array
                             items: {$ref: "#/components/schemas/Push"}
-                      example: {"gameId": "2026-05-01-NYY-BOS", "counts": {"planned": 0, "sent": 1, "failed": 0}, "next": 1, "latest": null, "pushes": [{"id": 1, "activityId": 1, "pushToken": "80a1f3c2…", "environment": "production", "apnsId": "0b3c9a52-4e1d-8a6f-2c7e-5d9b1f0a3e24", "event": "update", "priority": 10, "timestamp": 1777676760, "reason": "immediate", "state": "sent", "attempts": 1, "lastStatus": 200, "lastReason": null, "payload": {"aps": {"alert": {"body": "NYY 0 – 0 BOS, Top 1st", "sound": "default", "title": "Game started"}, "content-state": {"status": {"awayScore": 0, "bases": {"first": false, "second": false, "third": false}, "homeScore": 0, "inning": "Top 1st", "outs": 0, "status": "inprogress"}}, "event": "update", "relevance-score": 60, "stale-date": 1777677660, "timestamp": 1777676760}}, "route": "apns", "fcmTarget": null}]}
+                          groups:
+                            type: array
+                            description: >-
+                              The game's groups of Live Activities planned as one (those with active members; with
+                              an app key, counting only that app's), with their active members now.
+                            items:
+                              type: object
+                              properties:
+                                id: {type: integer}
+                                route: {type: string, enum: [apns, fcm]}
+                                frequentUpdates: {type: boolean}
+                                members: {type: integer}
+                          groupMessages:
+                            type: array
+                            description: >-
+                              The messages planned once for a group of at least 100 members and walked over its
+                              tokens (in the same page of outbox ids as `pushes`: `next` follows both). A member
+                              passed by the walk (`walkedThrough`, the id of the last activity passed; 0: not
+                              started) got the message; what differed for a member (a retry, a failure) is a push
+                              of its own in `pushes`. With an app key, only the messages of groups with members of
+                              that app.
+                            items:
+                              type: object
+                              properties:
+                                id: {type: integer}
+                                groupId: {type: integer}
+                                event: {type: string, enum: [update, end]}
+                                priority: {type: integer, enum: [5, 10]}
+                                timestamp: {type: integer}
+                                reason: {type: string}
+                                state: {type: string, enum: [planned, sent, failed, superseded]}
+                                walkedThrough: {type: integer}
+                                walkedAt: {type: string, format: date-time, nullable: true}
+                                plannedAt: {type: string, format: date-time}
+                                payload: {type: object, description: "The APNs body `{\"aps\": …}` each member is sent."}
+                      example: {"gameId": "2026-05-01-NYY-BOS", "counts": {"planned": 0, "sent": 1, "failed": 0}, "next": 1, "latest": null, "groups": [], "groupMessages": [], "pushes": [{"id": 1, "activityId": 1, "pushToken": "80a1f3c2…", "environment": "production", "apnsId": "0b3c9a52-4e1d-8a6f-2c7e-5d9b1f0a3e24", "event": "update", "priority": 10, "timestamp": 1777676760, "reason": "immediate", "state": "sent", "attempts": 1, "lastStatus": 200, "lastReason": null, "payload": {"aps": {"alert": {"body": "NYY 0 – 0 BOS, Top 1st", "sound": "default", "title": "Game started"}, "content-state": {"status": {"awayScore": 0, "bases": {"first": false, "second": false, "third": false}, "homeScore": 0, "inning": "Top 1st", "outs": 0, "status": "inprogress"}}, "event": "update", "relevance-score": 60, "stale-date": 1777677660, "timestamp": 1777676760}}, "route": "apns", "fcmTarget": null}]}
                 "400": {$ref: "#/components/responses/Error"}
                 "403": {$ref: "#/components/responses/Error"}
                 "404": {$ref: "#/components/responses/Error"}

@@ -82,15 +82,24 @@ struct ReadRoutes {
         let after = try Self.integer(request, "after", default: 0, in: 0...Int.max)
         let limit = try Self.integer(request, "limit", default: 1000, in: 1...5000)
         let pool = try await database.ready().reads
-        let (pushes, counts, latest, budgets) = try await pool.withSession { session in
+        let (listed, counts, latest, budgets, groups) = try await pool.withSession { session in
             try Self.requireGame(gameId, in: session)
             return (
-                try TargetPushes.forGame(gameId, app: app, after: after, limit: limit, in: session),
+                (
+                    try TargetPushes.forGame(gameId, app: app, after: after, limit: limit, in: session),
+                    try GroupMessages.forGame(gameId, app: app, after: after, limit: limit, in: session)
+                ),
                 try TargetPushes.counts(gameId, app: app, in: session),
                 try TargetPushes.latest(gameId, app: app, in: session),
-                try TargetPushes.highPriorityLastHour(gameId, app: app, in: session)
+                try TargetPushes.highPriorityLastHour(gameId, app: app, in: session),
+                try GroupMessages.groups(gameId, app: app, in: session)
             )
         }
+        // One page of the outbox ids of both lists: the first `limit` of them, so `next` skips nothing.
+        let ids = (listed.0.map(\.id) + listed.1.map(\.id)).sorted().prefix(limit)
+        let last = ids.last ?? after
+        let pushes = listed.0.filter { $0.id <= last }
+        let groupMessages = listed.1.filter { $0.id <= last }
         let policy = ThrottlePolicy()
         let activities = budgets.map { budget in
             JSONValue.object([
@@ -110,8 +119,29 @@ struct ReadRoutes {
                     "failed": .int(counts["failed"] ?? 0),
                 ]),
                 "latest": latest.map(json) ?? .null, "activities": .array(activities),
-                "pushes": .array(items), "next": pushes.last.map { .int($0.id) } ?? .int(after),
+                "pushes": .array(items), "next": .int(last),
+                "groups": .array(groups.map(Self.json)), "groupMessages": .array(groupMessages.map(Self.json)),
             ]))
+    }
+
+    private static func json(_ group: GroupSummary) -> JSONValue {
+        .object([
+            "id": .int(group.id), "route": .string(group.route), "frequentUpdates": .bool(group.frequentUpdates),
+            "members": .int(group.members),
+        ])
+    }
+
+    private static func json(_ message: GroupMessage) -> JSONValue {
+        .object([
+            "id": .int(message.id), "groupId": .int(message.groupId), "event": .string(message.event.rawValue),
+            "priority": .int(message.priority), "timestamp": .int(message.timestamp),
+            "reason": .string(message.reason),
+            "state": .string(message.state == "pending" ? "planned" : message.state),
+            "walkedThrough": .int(message.walkedThrough),
+            "walkedAt": message.walkedAt.map { .string(rfc3339($0)) } ?? .null,
+            "plannedAt": .string(rfc3339(message.createdAt)),
+            "payload": (try? JSONValue.parse(Data(message.payload.utf8))) ?? .string(message.payload),
+        ])
     }
 
     private static func json(_ push: TargetPush, fullToken: Bool) -> JSONValue {

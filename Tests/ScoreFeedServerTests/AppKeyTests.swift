@@ -202,6 +202,59 @@ struct AppKeyTests {
         }
     }
 
+    @Test(
+        "GET /v1/games/{id}/pushes lists a big group's messages and its members, per app, paged with the pushes by outbox id"
+    )
+    func groupMessages() async throws {
+        try await withServer { server in
+            #expect(try await server.ingest("[\(scheduled("g1"))]").status == 202)
+            _ = try await server.waitForGame("g1", version: 1)
+            // 100 of this app and one of another: one group (registered before the game, same kind).
+            for (n, auth, bundle) in (1...100).map({ ($0, mine, "com.example.scores") }) + [
+                (101, other, "com.other.scores")
+            ] {
+                let token = String(format: "%064x", n)
+                let reply = try await server.request(
+                    .POST, "/v1/games/g1/activities", body: #"{"pushToken":"\#(token)","bundleId":"\#(bundle)"}"#,
+                    headers: [auth, json])
+                #expect(reply.status == 201, "\(reply.body)")
+            }
+            #expect(try await server.ingest("[\(started("g1")),\(run("g1", 1))]").status == 202)
+            var all = try await server.request(.GET, "/v1/games/g1/pushes")
+            for _ in 0..<100 where (all.object["groupMessages"] as? [Any])?.isEmpty ?? true {
+                try await Task.sleep(for: .milliseconds(50))
+                all = try await server.request(.GET, "/v1/games/g1/pushes")
+            }
+            let messages = all.object["groupMessages"] as? [[String: Any]] ?? []
+            #expect(!messages.isEmpty, "\(all.body)")
+            #expect(messages.allSatisfy { $0["state"] as? String == "planned" && $0["walkedThrough"] as? Int == 0 })
+            #expect(messages.allSatisfy { ($0["payload"] as? [String: Any])?["aps"] != nil })
+            #expect((all.object["pushes"] as? [Any])?.isEmpty == true, "no row per member")
+            #expect((all.object["groups"] as? [[String: Any]])?.map { $0["members"] as? Int } == [101])
+            for (auth, members) in [(mine, 100), (other, 1)] {
+                let reply = try await server.request(.GET, "/v1/games/g1/pushes", headers: [auth])
+                #expect((reply.object["groups"] as? [[String: Any]])?.map { $0["members"] as? Int } == [members])
+                #expect((reply.object["groupMessages"] as? [Any])?.count == messages.count)
+            }
+            // One id a page: every push and message once, in order, then an empty page.
+            var after = 0
+            var paged: [Int] = []
+            for _ in 0..<50 {
+                let page = try await server.request(.GET, "/v1/games/g1/pushes?after=\(after)&limit=1")
+                let ids = ["pushes", "groupMessages"].flatMap {
+                    (page.object[$0] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+                }
+                #expect(ids.count <= 1)
+                guard let id = ids.first else { break }
+                #expect(page.object["next"] as? Int == id)
+                paged.append(id)
+                after = id
+            }
+            let pushIds = (all.object["pushes"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+            #expect(paged == (pushIds + messages.compactMap { $0["id"] as? Int }).sorted())
+        }
+    }
+
     @Test("a registration after the final is 409 game-over naming the end: activity, follower, device join, device")
     func afterTheFinal() async throws {
         try await withServer { server in

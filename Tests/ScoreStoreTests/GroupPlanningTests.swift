@@ -66,6 +66,19 @@ struct GroupPlanningTests {
                     WHERE kind = 'group' AND group_id = $1 ORDER BY aps_timestamp
                     """, [big]))
             #expect(walked == alone)
+            // What the read API lists of them: the big group's messages in planning order, none walked
+            // yet; each group with its active members; an app with no member sees none.
+            let (listed, summaries, nobodys) = try await connection.withSession { session in
+                (
+                    try GroupMessages.forGame(first.gameId, in: session),
+                    try GroupMessages.groups(first.gameId, in: session),
+                    try GroupMessages.forGame(first.gameId, app: "nobody", in: session)
+                )
+            }
+            #expect(listed.map { "\($0.timestamp) p\($0.priority) \($0.event.rawValue) \($0.payload)" } == walked)
+            #expect(listed.allSatisfy { $0.groupId == big && $0.state == "pending" && $0.walkedThrough == 0 })
+            #expect(summaries.map(\.members) == [TargetGroups.walkMinimum + 2, 1])
+            #expect(nobodys.isEmpty)
             #expect(try await tokenPushes(activityTokens[0], connection).isEmpty, "no row per member")
             #expect(try await tokenPushes(activityTokens[1], connection).count > 10, "the small group's are per member")
         }

@@ -5667,7 +5667,7 @@ internal enum Operations {
             internal var path: Operations.GetV1GamesIdPushes.Input.Path
             /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// A push id; the page starts after it.
+                /// An outbox id (`next`); the page starts after it.
                 ///
                 /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/query/after`.
                 internal var after: Swift.Int?
@@ -5676,7 +5676,7 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - after: A push id; the page starts after it.
+                ///   - after: An outbox id (`next`); the page starts after it.
                 ///   - limit:
                 internal init(
                     after: Swift.Int? = nil,
@@ -5774,6 +5774,8 @@ internal enum Operations {
                         }
                         /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/latest`.
                         internal var latest: Operations.GetV1GamesIdPushes.Output.Ok.Body.JsonPayload.LatestPayload?
+                        /// The last outbox id of the page (of `pushes` and `groupMessages`), the `after` of the next.
+                        ///
                         /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/next`.
                         internal var next: Swift.Int?
                         /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/ActivitiesPayload`.
@@ -5827,22 +5829,178 @@ internal enum Operations {
                         internal var activities: Operations.GetV1GamesIdPushes.Output.Ok.Body.JsonPayload.ActivitiesPayload?
                         /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/pushes`.
                         internal var pushes: [Components.Schemas.Push]?
+                        /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupsPayload`.
+                        internal struct GroupsPayloadPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupsPayload/id`.
+                            internal var id: Swift.Int?
+                            /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupsPayload/route`.
+                            internal enum RoutePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case apns = "apns"
+                                case fcm = "fcm"
+                            }
+                            /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupsPayload/route`.
+                            internal var route: Operations.GetV1GamesIdPushes.Output.Ok.Body.JsonPayload.GroupsPayloadPayload.RoutePayload?
+                            /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupsPayload/frequentUpdates`.
+                            internal var frequentUpdates: Swift.Bool?
+                            /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupsPayload/members`.
+                            internal var members: Swift.Int?
+                            /// Creates a new `GroupsPayloadPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - id:
+                            ///   - route:
+                            ///   - frequentUpdates:
+                            ///   - members:
+                            internal init(
+                                id: Swift.Int? = nil,
+                                route: Operations.GetV1GamesIdPushes.Output.Ok.Body.JsonPayload.GroupsPayloadPayload.RoutePayload? = nil,
+                                frequentUpdates: Swift.Bool? = nil,
+                                members: Swift.Int? = nil
+                            ) {
+                                self.id = id
+                                self.route = route
+                                self.frequentUpdates = frequentUpdates
+                                self.members = members
+                            }
+                            internal enum CodingKeys: String, CodingKey {
+                                case id
+                                case route
+                                case frequentUpdates
+                                case members
+                            }
+                        }
+                        /// The game's groups of Live Activities planned as one (those with active members; with an app key, counting only that app's), with their active members now.
+                        ///
+                        /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/groups`.
+                        internal typealias GroupsPayload = [Operations.GetV1GamesIdPushes.Output.Ok.Body.JsonPayload.GroupsPayloadPayload]
+                        /// The game's groups of Live Activities planned as one (those with active members; with an app key, counting only that app's), with their active members now.
+                        ///
+                        /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/groups`.
+                        internal var groups: Operations.GetV1GamesIdPushes.Output.Ok.Body.JsonPayload.GroupsPayload?
+                        /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupMessagesPayload`.
+                        internal struct GroupMessagesPayloadPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupMessagesPayload/id`.
+                            internal var id: Swift.Int?
+                            /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupMessagesPayload/groupId`.
+                            internal var groupId: Swift.Int?
+                            /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupMessagesPayload/event`.
+                            internal enum EventPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case update = "update"
+                                case end = "end"
+                            }
+                            /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupMessagesPayload/event`.
+                            internal var event: Operations.GetV1GamesIdPushes.Output.Ok.Body.JsonPayload.GroupMessagesPayloadPayload.EventPayload?
+                            /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupMessagesPayload/priority`.
+                            internal enum PriorityPayload: Int, Codable, Hashable, Sendable, CaseIterable {
+                                case _5 = 5
+                                case _10 = 10
+                            }
+                            /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupMessagesPayload/priority`.
+                            internal var priority: Operations.GetV1GamesIdPushes.Output.Ok.Body.JsonPayload.GroupMessagesPayloadPayload.PriorityPayload?
+                            /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupMessagesPayload/timestamp`.
+                            internal var timestamp: Swift.Int?
+                            /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupMessagesPayload/reason`.
+                            internal var reason: Swift.String?
+                            /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupMessagesPayload/state`.
+                            internal enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case planned = "planned"
+                                case sent = "sent"
+                                case failed = "failed"
+                                case superseded = "superseded"
+                            }
+                            /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupMessagesPayload/state`.
+                            internal var state: Operations.GetV1GamesIdPushes.Output.Ok.Body.JsonPayload.GroupMessagesPayloadPayload.StatePayload?
+                            /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupMessagesPayload/walkedThrough`.
+                            internal var walkedThrough: Swift.Int?
+                            /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupMessagesPayload/walkedAt`.
+                            internal var walkedAt: Foundation.Date?
+                            /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupMessagesPayload/plannedAt`.
+                            internal var plannedAt: Foundation.Date?
+                            /// The APNs body `{"aps": …}` each member is sent.
+                            ///
+                            /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/GroupMessagesPayload/payload`.
+                            internal var payload: OpenAPIRuntime.OpenAPIObjectContainer?
+                            /// Creates a new `GroupMessagesPayloadPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - id:
+                            ///   - groupId:
+                            ///   - event:
+                            ///   - priority:
+                            ///   - timestamp:
+                            ///   - reason:
+                            ///   - state:
+                            ///   - walkedThrough:
+                            ///   - walkedAt:
+                            ///   - plannedAt:
+                            ///   - payload: The APNs body `{"aps": …}` each member is sent.
+                            internal init(
+                                id: Swift.Int? = nil,
+                                groupId: Swift.Int? = nil,
+                                event: Operations.GetV1GamesIdPushes.Output.Ok.Body.JsonPayload.GroupMessagesPayloadPayload.EventPayload? = nil,
+                                priority: Operations.GetV1GamesIdPushes.Output.Ok.Body.JsonPayload.GroupMessagesPayloadPayload.PriorityPayload? = nil,
+                                timestamp: Swift.Int? = nil,
+                                reason: Swift.String? = nil,
+                                state: Operations.GetV1GamesIdPushes.Output.Ok.Body.JsonPayload.GroupMessagesPayloadPayload.StatePayload? = nil,
+                                walkedThrough: Swift.Int? = nil,
+                                walkedAt: Foundation.Date? = nil,
+                                plannedAt: Foundation.Date? = nil,
+                                payload: OpenAPIRuntime.OpenAPIObjectContainer? = nil
+                            ) {
+                                self.id = id
+                                self.groupId = groupId
+                                self.event = event
+                                self.priority = priority
+                                self.timestamp = timestamp
+                                self.reason = reason
+                                self.state = state
+                                self.walkedThrough = walkedThrough
+                                self.walkedAt = walkedAt
+                                self.plannedAt = plannedAt
+                                self.payload = payload
+                            }
+                            internal enum CodingKeys: String, CodingKey {
+                                case id
+                                case groupId
+                                case event
+                                case priority
+                                case timestamp
+                                case reason
+                                case state
+                                case walkedThrough
+                                case walkedAt
+                                case plannedAt
+                                case payload
+                            }
+                        }
+                        /// The messages planned once for a group of at least 100 members and walked over its tokens (in the same page of outbox ids as `pushes`: `next` follows both). A member passed by the walk (`walkedThrough`, the id of the last activity passed; 0: not started) got the message; what differed for a member (a retry, a failure) is a push of its own in `pushes`. With an app key, only the messages of groups with members of that app.
+                        ///
+                        /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/groupMessages`.
+                        internal typealias GroupMessagesPayload = [Operations.GetV1GamesIdPushes.Output.Ok.Body.JsonPayload.GroupMessagesPayloadPayload]
+                        /// The messages planned once for a group of at least 100 members and walked over its tokens (in the same page of outbox ids as `pushes`: `next` follows both). A member passed by the walk (`walkedThrough`, the id of the last activity passed; 0: not started) got the message; what differed for a member (a retry, a failure) is a push of its own in `pushes`. With an app key, only the messages of groups with members of that app.
+                        ///
+                        /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/json/groupMessages`.
+                        internal var groupMessages: Operations.GetV1GamesIdPushes.Output.Ok.Body.JsonPayload.GroupMessagesPayload?
                         /// Creates a new `JsonPayload`.
                         ///
                         /// - Parameters:
                         ///   - gameId:
                         ///   - counts:
                         ///   - latest:
-                        ///   - next:
+                        ///   - next: The last outbox id of the page (of `pushes` and `groupMessages`), the `after` of the next.
                         ///   - activities: Per activity of the game, the priority-10 pushes in the hour up to its newest push, against its hourly budget.
                         ///   - pushes:
+                        ///   - groups: The game's groups of Live Activities planned as one (those with active members; with an app key, counting only that app's), with their active members now.
+                        ///   - groupMessages: The messages planned once for a group of at least 100 members and walked over its tokens (in the same page of outbox ids as `pushes`: `next` follows both). A member passed by the walk (`walkedThrough`, the id of the last activity passed; 0: not started) got the message; what differed for a member (a retry, a failure) is a push of its own in `pushes`. With an app key, only the messages of groups with members of that app.
                         internal init(
                             gameId: Swift.String? = nil,
                             counts: Operations.GetV1GamesIdPushes.Output.Ok.Body.JsonPayload.CountsPayload? = nil,
                             latest: Operations.GetV1GamesIdPushes.Output.Ok.Body.JsonPayload.LatestPayload? = nil,
                             next: Swift.Int? = nil,
                             activities: Operations.GetV1GamesIdPushes.Output.Ok.Body.JsonPayload.ActivitiesPayload? = nil,
-                            pushes: [Components.Schemas.Push]? = nil
+                            pushes: [Components.Schemas.Push]? = nil,
+                            groups: Operations.GetV1GamesIdPushes.Output.Ok.Body.JsonPayload.GroupsPayload? = nil,
+                            groupMessages: Operations.GetV1GamesIdPushes.Output.Ok.Body.JsonPayload.GroupMessagesPayload? = nil
                         ) {
                             self.gameId = gameId
                             self.counts = counts
@@ -5850,6 +6008,8 @@ internal enum Operations {
                             self.next = next
                             self.activities = activities
                             self.pushes = pushes
+                            self.groups = groups
+                            self.groupMessages = groupMessages
                         }
                         internal enum CodingKeys: String, CodingKey {
                             case gameId
@@ -5858,6 +6018,8 @@ internal enum Operations {
                             case next
                             case activities
                             case pushes
+                            case groups
+                            case groupMessages
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/games/{id}/pushes/GET/responses/200/content/application\/json`.
