@@ -42,7 +42,8 @@ public enum GroupMessages {
                    p.walked_through, p.walked_at, p.created_at
             FROM outbox p
             WHERE p.kind = 'group' AND p.game_id = $1 AND p.id > $2
-              AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM activities a WHERE a.group_id = p.group_id AND a.app = $4))
+              AND ($4::text IS NULL OR p.group_id IN (SELECT a.group_id FROM activities a
+                                                      WHERE a.game_id = $1 AND a.app = $4 AND a.group_id IS NOT NULL))
             ORDER BY p.id LIMIT $3
             """, [gameId, after, limit, app])
         return try result.rows.map { row in
