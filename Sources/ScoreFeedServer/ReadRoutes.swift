@@ -74,7 +74,8 @@ struct ReadRoutes {
     /// `GET /v1/games/{id}/pushes[?after=ID][&limit=N]`: the Live Activity pushes of the game's
     /// activities: planned (waiting in the outbox), sent, or failed, with APNs' last answer. Push
     /// tokens are shortened as in the logs (`80a1f3c2…`); with an app key, only that app's pushes
-    /// are listed (and counted), with their tokens in full.
+    /// are listed (and counted), with their tokens in full. Beside them, the messages planned once for
+    /// a group and walked over its tokens, and the game's groups; one page of outbox ids covers both.
     func pushes(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let gameId = try context.parameters.require("id")
         let app = try Credentials.app(request, in: appKeys)?.name
@@ -86,8 +87,8 @@ struct ReadRoutes {
             try Self.requireGame(gameId, in: session)
             return (
                 (
-                    try TargetPushes.forGame(gameId, app: app, after: after, limit: limit, in: session),
-                    try GroupMessages.forGame(gameId, app: app, after: after, limit: limit, in: session)
+                    pushes: try TargetPushes.forGame(gameId, app: app, after: after, limit: limit, in: session),
+                    messages: try GroupMessages.forGame(gameId, app: app, after: after, limit: limit, in: session)
                 ),
                 try TargetPushes.counts(gameId, app: app, in: session),
                 try TargetPushes.latest(gameId, app: app, in: session),
@@ -96,10 +97,10 @@ struct ReadRoutes {
             )
         }
         // One page of the outbox ids of both lists: the first `limit` of them, so `next` skips nothing.
-        let ids = (listed.0.map(\.id) + listed.1.map(\.id)).sorted().prefix(limit)
+        let ids = (listed.pushes.map(\.id) + listed.messages.map(\.id)).sorted().prefix(limit)
         let last = ids.last ?? after
-        let pushes = listed.0.filter { $0.id <= last }
-        let groupMessages = listed.1.filter { $0.id <= last }
+        let pushes = listed.pushes.filter { $0.id <= last }
+        let groupMessages = listed.messages.filter { $0.id <= last }
         let policy = ThrottlePolicy()
         let activities = budgets.map { budget in
             JSONValue.object([
