@@ -35,31 +35,42 @@ struct SendableHandle: @unchecked Sendable {
     let pointer: OpaquePointer
 }
 
-/// Whether a cancellable session is still running, and whether its task was cancelled.
+/// Where a cancellable session is (queued, running, done), and whether its task was cancelled.
 private final class CancellableRun: Sendable {
     private struct State {
-        var running = true
+        var started = false
+        var finished = false
         var cancelled = false
     }
     private let state = Mutex(State())
 
-    /// Marks the run cancelled; `true` if it is still running (so the server must be told).
+    /// Marks the body started on the connection's queue; `false` if the task was cancelled first
+    /// (then nothing runs: another caller's statement on the queue before it is never cancelled).
+    func start() -> Bool {
+        state.withLock { state in
+            state.started = !state.cancelled
+            return state.started
+        }
+    }
+
+    /// Marks the run cancelled; `true` if its body is running (so the server must be told).
     func cancel() -> Bool {
         state.withLock { state in
             state.cancelled = true
-            return state.running
+            return state.started && !state.finished
         }
     }
 
-    /// Marks the run finished; `true` if it was cancelled.
+    /// Marks the run finished; `true` if its body ran and was cancelled (the connection's state is
+    /// then unknown).
     func finish() -> Bool {
         state.withLock { state in
-            state.running = false
-            return state.cancelled
+            state.finished = true
+            return state.started && state.cancelled
         }
     }
 
-    var isRunning: Bool { state.withLock { $0.running } }
+    var isRunning: Bool { state.withLock { $0.started && !$0.finished } }
 }
 
 extension PostgresConnection {
@@ -68,8 +79,10 @@ extension PostgresConnection {
     /// 100 ms until `body` returns), so `body` fails with the server's cancellation error (SQLSTATE
     /// 57014) and its transaction rolls back.
     ///
-    /// For work that may wait long and is all or nothing, such as migrations. A session cut off this
-    /// way may end in any state, so the connection is then closed (later calls throw `.closed`).
+    /// For work that may wait long and is all or nothing, such as migrations. A body cut off this way
+    /// may leave the connection in any state, so the connection is then closed (later calls throw
+    /// `.closed`); a task cancelled before its body starts runs nothing (`CancellationError`) and
+    /// leaves the connection as it was.
     public func withCancellableSession<T: Sendable>(
         _ body: @escaping @Sendable (PostgresSession) throws -> T
     ) async throws -> T {
@@ -79,6 +92,7 @@ extension PostgresConnection {
         do {
             let value = try await withTaskCancellationHandler {
                 try await withSession { session in
+                    guard run.start() else { throw CancellationError() }
                     defer { _ = run.finish() }
                     return try body(session)
                 }

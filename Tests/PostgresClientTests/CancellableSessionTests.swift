@@ -54,7 +54,7 @@ struct CancellableSessionTests {
         }
     }
 
-    @Test("a task cancelled before it starts runs nothing")
+    @Test("a task cancelled before it starts runs nothing, and the connection goes on")
     func cancelledBefore() async throws {
         try await TestDatabase.withSchema { url in
             let connection = try await PostgresConnection.connect(url)
@@ -64,6 +64,27 @@ struct CancellableSessionTests {
             }
             work.cancel()
             await #expect(throws: CancellationError.self) { try await work.value }
+            #expect(try await connection.query("SELECT 1 AS n")[0].int("n") == 1)
+            await connection.close()
+        }
+    }
+}
+
+extension CancellableSessionTests {
+    @Test("a session queued behind another caller's statement and cancelled there never cancels that statement")
+    func queuedBehindAnother() async throws {
+        try await TestDatabase.withSchema { url in
+            let connection = try await PostgresConnection.connect(url)
+            let other = Task { try await connection.query("SELECT pg_sleep(0.6), 1 AS n")[0].int("n") }
+            try await Task.sleep(for: .milliseconds(100))
+            let queued = Task {
+                try await connection.withCancellableSession { try $0.query("SELECT 2 AS n")[0].int("n") }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            queued.cancel()
+            #expect(try await other.value == 1)
+            await #expect(throws: CancellationError.self) { try await queued.value }
+            #expect(try await connection.query("SELECT 3 AS n")[0].int("n") == 3)
             await connection.close()
         }
     }
