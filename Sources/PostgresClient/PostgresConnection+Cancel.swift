@@ -41,6 +41,8 @@ private final class CancellableRun: Sendable {
         var started = false
         var finished = false
         var cancelled = false
+        /// Cancelled while its body ran: the server was told, and the connection's state is unknown.
+        var interrupted = false
     }
     private let state = Mutex(State())
 
@@ -57,16 +59,17 @@ private final class CancellableRun: Sendable {
     func cancel() -> Bool {
         state.withLock { state in
             state.cancelled = true
-            return state.started && !state.finished
+            state.interrupted = state.interrupted || (state.started && !state.finished)
+            return state.interrupted
         }
     }
 
-    /// Marks the run finished; `true` if its body ran and was cancelled (the connection's state is
-    /// then unknown).
+    /// Marks the run finished; `true` if it was cancelled while its body ran (the connection's state
+    /// is then unknown). A cancellation after the body returned changes nothing.
     func finish() -> Bool {
         state.withLock { state in
             state.finished = true
-            return state.started && state.cancelled
+            return state.interrupted
         }
     }
 

@@ -74,17 +74,45 @@ extension CancellableSessionTests {
     @Test("a session queued behind another caller's statement and cancelled there never cancels that statement")
     func queuedBehindAnother() async throws {
         try await TestDatabase.withSchema { url in
+            // The other caller's statement waits on a lock this test holds, so it is surely running
+            // (and the cancellable session surely queued behind it) when the cancellation comes.
+            let holder = try await PostgresConnection.connect(url)
+            try await holder.execute(script: "BEGIN; SELECT pg_advisory_xact_lock(hashtext(current_schema()))")
             let connection = try await PostgresConnection.connect(url)
-            let other = Task { try await connection.query("SELECT pg_sleep(0.6), 1 AS n")[0].int("n") }
-            try await Task.sleep(for: .milliseconds(100))
+            let other = Task {
+                try await connection.query(
+                    "SELECT pg_advisory_xact_lock(hashtext(current_schema())), 1 AS n")[0].int("n")
+            }
+            while try await holder.query(
+                "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")[0].int("n") == 0
+            {
+                try await Task.sleep(for: .milliseconds(10))
+            }
             let queued = Task {
                 try await connection.withCancellableSession { try $0.query("SELECT 2 AS n")[0].int("n") }
             }
-            try await Task.sleep(for: .milliseconds(100))
+            try await Task.sleep(for: .milliseconds(300))
             queued.cancel()
+            try await Task.sleep(for: .milliseconds(300))
+            try await holder.execute(script: "ROLLBACK")
             #expect(try await other.value == 1)
             await #expect(throws: CancellationError.self) { try await queued.value }
             #expect(try await connection.query("SELECT 3 AS n")[0].int("n") == 3)
+            await connection.close()
+            await holder.close()
+        }
+    }
+
+    @Test("a cancellation that comes after the body returned changes nothing: the value, and the connection goes on")
+    func cancelledAfter() async throws {
+        try await TestDatabase.withSchema { url in
+            let connection = try await PostgresConnection.connect(url)
+            let done = Task {
+                try await connection.withCancellableSession { try $0.query("SELECT 4 AS n")[0].int("n") }
+            }
+            #expect(try await done.value == 4)
+            done.cancel()
+            #expect(try await connection.query("SELECT 5 AS n")[0].int("n") == 5)
             await connection.close()
         }
     }
