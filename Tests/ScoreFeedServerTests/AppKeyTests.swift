@@ -19,6 +19,28 @@ struct AppKeyTests {
         ((reply.object["error"] as? [String: Any])?["details"] as? [[String: Any]])?.first?["field"] as? String
     }
 
+    /// Registers each (key, token, bundle id) as an activity of game g1.
+    func register(_ tokens: [((String, String), String, String)], on server: RunningServer) async throws {
+        for (auth, token, bundle) in tokens {
+            let reply = try await server.request(
+                .POST, "/v1/games/g1/activities", body: #"{"pushToken":"\#(token)","bundleId":"\#(bundle)"}"#,
+                headers: [auth, json])
+            #expect(reply.status == 201, "\(reply.body)")
+        }
+    }
+
+    /// g1's pushes listing, read again until `ready` holds (5 s at most).
+    func pushes(
+        of server: RunningServer, until ready: ([String: Any]) -> Bool
+    ) async throws -> RunningServer.Reply {
+        var all = try await server.request(.GET, "/v1/games/g1/pushes")
+        for _ in 0..<100 where !ready(all.object) {
+            try await Task.sleep(for: .milliseconds(50))
+            all = try await server.request(.GET, "/v1/games/g1/pushes")
+        }
+        return all
+    }
+
     @Test("SCOREFEED_APP_KEYS: APP:KEY pairs and bare keys of the default app; per-app bundle ids and Firebase project")
     func configuration() throws {
         let bare = try ServerConfiguration.fromEnvironment([
@@ -175,18 +197,9 @@ struct AppKeyTests {
                 (mine, String(repeating: "a1", count: 32), "com.example.scores"),
                 (other, String(repeating: "b2", count: 32), "com.other.scores"),
             ]
-            for (auth, token, bundle) in tokens {
-                let reply = try await server.request(
-                    .POST, "/v1/games/g1/activities", body: #"{"pushToken":"\#(token)","bundleId":"\#(bundle)"}"#,
-                    headers: [auth, json])
-                #expect(reply.status == 201, "\(reply.body)")
-            }
+            try await register(tokens, on: server)
             #expect(try await server.ingest("[\(started("g1")),\(run("g1", 1))]").status == 202)
-            var all = try await server.request(.GET, "/v1/games/g1/pushes")
-            for _ in 0..<100 where (all.object["pushes"] as? [Any])?.count ?? 0 < 2 {
-                try await Task.sleep(for: .milliseconds(50))
-                all = try await server.request(.GET, "/v1/games/g1/pushes")
-            }
+            let all = try await pushes(of: server) { ($0["pushes"] as? [Any])?.count ?? 0 >= 2 }
             let everyone = all.object["pushes"] as? [[String: Any]] ?? []
             #expect(Set(everyone.compactMap { $0["pushToken"] as? String }) == ["a1a1a1a1…", "b2b2b2b2…"])
             for (auth, token, _) in tokens {
@@ -210,21 +223,10 @@ struct AppKeyTests {
             #expect(try await server.ingest("[\(scheduled("g1"))]").status == 202)
             _ = try await server.waitForGame("g1", version: 1)
             // 100 of this app and one of another: one group (registered before the game, same kind).
-            for (n, auth, bundle) in (1...100).map({ ($0, mine, "com.example.scores") }) + [
-                (101, other, "com.other.scores")
-            ] {
-                let token = String(format: "%064x", n)
-                let reply = try await server.request(
-                    .POST, "/v1/games/g1/activities", body: #"{"pushToken":"\#(token)","bundleId":"\#(bundle)"}"#,
-                    headers: [auth, json])
-                #expect(reply.status == 201, "\(reply.body)")
-            }
+            let members = (1...100).map { (mine, String(format: "%064x", $0), "com.example.scores") }
+            try await register(members + [(other, String(format: "%064x", 101), "com.other.scores")], on: server)
             #expect(try await server.ingest("[\(started("g1")),\(run("g1", 1))]").status == 202)
-            var all = try await server.request(.GET, "/v1/games/g1/pushes")
-            for _ in 0..<100 where (all.object["groupMessages"] as? [Any])?.isEmpty ?? true {
-                try await Task.sleep(for: .milliseconds(50))
-                all = try await server.request(.GET, "/v1/games/g1/pushes")
-            }
+            let all = try await pushes(of: server) { !(($0["groupMessages"] as? [Any])?.isEmpty ?? true) }
             let messages = all.object["groupMessages"] as? [[String: Any]] ?? []
             #expect(!messages.isEmpty, "\(all.body)")
             #expect(messages.allSatisfy { $0["state"] as? String == "planned" && $0["walkedThrough"] as? Int == 0 })
