@@ -19,21 +19,87 @@ extension PostgresSession {
     /// transaction: all of them commit together when the last one succeeds, or none does. Must be
     /// called outside a transaction.
     ///
-    /// Safe in blocking mode as long as only the last statement returns many rows: the server's
-    /// answers to the earlier ones are small, so it never waits on us while we still send.
+    /// Safe in blocking mode: while libpq waits to send, it reads what the server answers meanwhile.
     /// - Returns: one result per statement, in order.
     /// - Throws: the first failing statement's ``PostgresError`` (nothing is committed).
     public func pipeline(_ statements: [PipelinedStatement]) throws(PostgresError) -> [PostgresResult] {
+        var answer: Result<[PostgresResult], PostgresError>?
+        try pipelineTransactions(depth: 1) { [statements] index in
+            index == 0 ? statements : nil
+        } answer: {
+            answer = $1
+        }
+        return try answer!.get()
+    }
+
+    /// Runs transactions back to back in one pipeline, each its statements as one implicit transaction
+    /// (as ``pipeline(_:)`` runs one), with up to `depth` of them sent and not yet answered: the server
+    /// starts transaction *k + 1* as soon as *k* commits, while `next` builds the one after and its
+    /// answers travel back. Must be called outside a transaction.
+    ///
+    /// A failing transaction keeps nothing of its own, and does not stop those sent behind it: when
+    /// the later ones depend on it, their statements must say so (a check that fails in turn).
+    /// - Parameters:
+    ///   - next: transaction *k*'s statements, given *k* (from 0), or `nil` when there are no more;
+    ///     not called again after it returned `nil`.
+    ///   - answer: each transaction's results, or its first failing statement's error, in order.
+    ///     Called once per transaction sent.
+    /// - Throws: a ``PostgresError`` only when the connection fails (what was sent is then unknown).
+    public func pipelineTransactions(
+        depth: Int = 2, next: (Int) -> [PipelinedStatement]?,
+        answer: (Int, Result<[PostgresResult], PostgresError>) -> Void
+    ) throws(PostgresError) {
         assert(PostgresConnection.isOnConnectionQueue, "libpq called off the connection's queue")
-        // A statement is prepared before the pipeline the first time (a one-off round trip).
+        precondition(depth >= 1)
+        var index = 0
+        var exhausted = false
+        func pull() -> [PipelinedStatement]? {
+            guard !exhausted else { return nil }
+            let statements = next(index)
+            exhausted = statements == nil
+            return statements
+        }
+        var pending = pull()
+        guard pending != nil else { return }
+        // The first transaction's statements are prepared before the pipeline, the first time (a
+        // one-off round trip); a later one's statement not prepared yet is sent unnamed.
         var names: [String?] = []
-        for statement in statements {
+        for statement in pending ?? [] {
             names.append(statement.prepared ? try preparedName(statement.sql, statement.parameters) : nil)
         }
         guard PQenterPipelineMode(handle) == 1 else {
-            throw PostgresError.from(result: nil, connection: handle, statement: statements.first?.sql ?? "")
+            throw PostgresError.from(result: nil, connection: handle, statement: pending?.first?.sql ?? "")
         }
         defer { PQexitPipelineMode(handle) }
+        var inFlight: [[PipelinedStatement]] = []
+        var answered = 0
+        while true {
+            if let statements = pending {
+                try send(statements, names: names)
+                inFlight.append(statements)
+                index += 1
+                pending = inFlight.count < depth ? pull() : nil
+                names = knownNames(pending)
+                if pending != nil { continue }
+            }
+            guard !inFlight.isEmpty else { return }
+            // The window is full (or nothing more comes): the oldest answer, then the next transaction.
+            answer(answered, try readAnswers(inFlight.removeFirst()))
+            answered += 1
+            if pending == nil {
+                pending = pull()
+                names = knownNames(pending)
+            }
+        }
+    }
+
+    /// The names of the statements already prepared on this connection (`nil`: sent unnamed).
+    private func knownNames(_ statements: [PipelinedStatement]?) -> [String?] {
+        (statements ?? []).map { $0.prepared ? prepared.name(of: $0.sql) : nil }
+    }
+
+    /// Sends one transaction's statements and its sync point.
+    private func send(_ statements: [PipelinedStatement], names: [String?]) throws(PostgresError) {
         for (statement, name) in zip(statements, names) {
             let sent = Self.withParameters(statement.parameters) { count, types, values, lengths, formats in
                 if let name {
@@ -54,8 +120,14 @@ extension PostgresSession {
             drainPipeline()
             throw error
         }
-        // Every statement's result is read, then the sync's, even after an error: the pipeline is
-        // left empty for the next caller.
+    }
+
+    /// Reads one transaction's answers up to its sync point, even after an error, so what follows in
+    /// the pipeline starts clean.
+    /// - Throws: only when the connection gives no answer (it is lost).
+    private func readAnswers(_ statements: [PipelinedStatement]) throws(PostgresError)
+        -> Result<[PostgresResult], PostgresError>
+    {
         var results: [PostgresResult] = []
         var failure: PostgresError?
         for statement in statements {
@@ -78,12 +150,11 @@ extension PostgresSession {
             }
         }
         drainPipeline()
-        if let failure { throw failure }
-        return results
+        return failure.map { .failure($0) } ?? .success(results)
     }
 
-    /// Reads and drops what is left of a pipeline up to its sync point (or until nothing more comes,
-    /// when the connection is lost), so the connection can leave pipeline mode.
+    /// Reads and drops what is left of a pipeline up to its next sync point (or until nothing more
+    /// comes, when the connection is lost), so the connection can leave pipeline mode.
     private func drainPipeline() {
         var empty = 0
         while empty < 2 {

@@ -221,25 +221,32 @@ public enum EventLog {
             next[entry.message.gameId] = version
             return (entry, version)
         }
-        let games = Array(versions.keys)
         let results: [PostgresResult]
         do {
-            results = try session.pipeline([
-                // All three prepared once per connection: none has a plan that depends on the data
-                // (the check plans its own query at every call).
-                PipelinedStatement(appendLock, prepared: true),
-                PipelinedStatement(
-                    "SELECT events_expect_heads($1::text[], $2::bigint[])",
-                    [PostgresBinaryArray.text(games), PostgresBinaryArray.bigint(games.map { versions[$0]! })],
-                    prepared: true),
-                insertStatement(rows, traceParents: traceParents),
-            ])
+            results = try session.pipeline(knownStatements(rows, checking: versions, traceParents: traceParents))
         } catch {
             guard error.sqlState == headsMoved || error.isUniqueViolation else { throw error }
             return nil
         }
         let positions = try Dictionary(uniqueKeysWithValues: positions(results[2]))
         return rows.map { .appended(position: positions[$0.0.message.id] ?? 0, version: $0.1) }
+    }
+
+    /// One append at known versions: the append lock, the check that each game of `heads` is at its
+    /// version, and the insert of `rows`. All three prepared once per connection: none has a plan that
+    /// depends on the data (the check's own query is planned once per connection, migration 0033).
+    static func knownStatements(_ rows: [(Entry, Int)], checking heads: [String: Int], traceParents: [String?])
+        -> [PipelinedStatement]
+    {
+        let games = Array(heads.keys)
+        return [
+            PipelinedStatement(appendLock, prepared: true),
+            PipelinedStatement(
+                "SELECT events_expect_heads($1::text[], $2::bigint[])",
+                [PostgresBinaryArray.text(games), PostgresBinaryArray.bigint(games.map { heads[$0]! })],
+                prepared: true),
+            insertStatement(rows, traceParents: traceParents),
+        ]
     }
 
     /// The SQLSTATE of `events_expect_heads` when a stream is behind the version given.
@@ -290,7 +297,7 @@ public enum EventLog {
             """, parameters, prepared: true)
     }
 
-    private static func positions(_ result: PostgresResult) throws -> [(String, Int)] {
+    static func positions(_ result: PostgresResult) throws -> [(String, Int)] {
         try result.rows.map { (try $0.string("message_id"), try $0.int("position")) }
     }
 

@@ -133,4 +133,60 @@ struct EventLogTests {
             #expect(connection.results.live == 0)
         }
     }
+
+    @Test(
+        "batches pipelined at known versions are stored in batch order; from a refused one on, nothing is, even a batch of other games sent behind it"
+    )
+    func pipelined() async throws {
+        try await withStore { connection in
+            func batch(_ ids: [String], game: String) throws -> [EventLog.Entry] {
+                try ids.map { EventLog.Entry(try message(started($0, game: game))) }
+            }
+            // 30 batches over three games, two of them per batch.
+            let games = ["g1", "g2", "g3"]
+            let batches = try (0..<30).map { n in
+                try batch(["a\(n)"], game: games[n % 3]) + batch(["b\(n)"], game: games[(n + 1) % 3])
+            }
+            /// Appends `batches` pipelined: what was appended, the ids refused, the versions after,
+            /// and the ids of the first batch not taken.
+            func pipeline(_ batches: [[EventLog.Entry]], at versions: [String: Int]) async throws -> (
+                appended: [[AppendOutcome]], refused: [[String]], versions: [String: Int], untaken: [String]?
+            ) {
+                try await connection.withSession { session in
+                    var iterator = batches.makeIterator()
+                    var versions = versions
+                    var appended: [[AppendOutcome]] = []
+                    let refused = try EventLog.append(pipelining: &iterator, atKnown: &versions, in: session) {
+                        appended.append($1)
+                    }
+                    return (
+                        appended, refused.map { $0.map(\.message.id) }, versions, iterator.next()?.map(\.message.id)
+                    )
+                }
+            }
+            let first = try await pipeline(batches, at: [:])
+            #expect(first.refused.isEmpty && first.appended.count == 30)
+            #expect(first.versions == ["g1": 20, "g2": 20, "g3": 20])
+            let positions = first.appended.joined().compactMap { outcome -> Int? in
+                guard case .appended(let position, _) = outcome else { return nil }
+                return position
+            }
+            #expect(positions == positions.sorted() && Set(positions).count == 60)
+            // Batch 1 holds an id already stored; batch 2, of another game only, is sent behind it.
+            let more = try [
+                batch(["c1"], game: "g1"), batch(["a0", "c2"], game: "g2"), batch(["c3"], game: "g4"),
+                batch(["c4"], game: "g4"),
+            ]
+            let second = try await pipeline(more, at: first.versions)
+            #expect(second.appended.count == 1 && second.versions["g1"] == 21 && second.versions["g4"] == nil)
+            #expect(second.refused == [["a0", "c2"], ["c3"]])
+            #expect(second.untaken == ["c4"], "none taken after the refusal was known")
+            #expect(try await count("events", connection) == 61)
+            // An id twice in a batch is kept back untried, after the batches sent before it.
+            let twice = try await pipeline(
+                [try batch(["d1"], game: "g4"), try batch(["d2", "d2"], game: "g4")], at: second.versions)
+            #expect(twice.refused == [["d2", "d2"]] && twice.versions["g4"] == 1)
+            #expect(connection.results.live == 0)
+        }
+    }
 }
