@@ -215,7 +215,7 @@ public final class APNsClient: Sendable {
             headers.add(contentsOf: tails[push.priority]!)
             headers.add(name: "authorization", value: authorization, indexing: .nonIndexable)
             headers.add(name: "apns-expiration", value: String(push.expiration))
-            headers.add(name: "apns-id", value: push.apnsId.uuidString.lowercased(), indexing: .nonIndexable)
+            headers.add(name: "apns-id", value: push.apnsId.lowercasedText, indexing: .nonIndexable)
             return HTTP2Request(headers: headers, body: ByteBuffer(bytes: push.payload))
         }
     }
@@ -229,7 +229,7 @@ public final class APNsClient: Sendable {
     public static func result(_ outcome: HTTP2Outcome) -> APNsResult {
         switch outcome {
         case .success(let response):
-            let apnsId = response.headers.first(name: "apns-id").flatMap(UUID.init(uuidString:))
+            let apnsId = response.headers.first(name: "apns-id").flatMap { UUID(text: $0) }
             let decoded =
                 response.body.readableBytes == 0
                 ? nil : try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body.readableBytesView))

@@ -166,7 +166,7 @@ public struct PushQueue: DeliveryQueue {
         APNsRequest(
             deviceToken: push.pushToken, payload: Array(push.payload.utf8),
             priority: push.priority == 10 ? .immediately : .consideringDevicePower,
-            expiration: Int64(push.expiration), apnsId: UUID(uuidString: push.apnsId) ?? UUID())
+            expiration: Int64(push.expiration), apnsId: UUID(text: push.apnsId) ?? UUID())
     }
 }
 

@@ -115,7 +115,7 @@ public struct StartQueue: DeliveryQueue {
                     let requests = batch.map {
                         APNsRequest(
                             deviceToken: $0.startToken, payload: Array($0.payload.utf8), priority: .immediately,
-                            expiration: 0, apnsId: UUID(uuidString: $0.apnsId) ?? UUID())
+                            expiration: 0, apnsId: UUID(text: $0.apnsId) ?? UUID())
                     }
                     return Array(zip(batch, await client.send(requests)))
                 }

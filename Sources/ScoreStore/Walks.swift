@@ -125,27 +125,34 @@ public enum Walks {
             """, [try message.int("group_id"), try message.int("walked_through"), timestamp, limit])
         let last = members.count < limit
         let through = try members.rows.last?.int("id") ?? message.int("walked_through")
+        // The message's fields are read once; each member's push is this one with its own fields.
+        var template = TargetPush(
+            id: id, targetId: 0, gameId: try message.string("game_id"), pushToken: "", environment: nil,
+            bundleId: nil, apnsId: "", event: try message.value("event"), priority: try message.int("priority"),
+            timestamp: timestamp, expiration: try message.int("expiration"), reason: try message.string("reason"),
+            payload: try message.string("payload"), state: "pending", attempts: 1, lastStatus: nil, lastReason: nil,
+            registeredAt: Date(timeIntervalSince1970: 0), createdAt: try message.date("created_at"))
+        template.traceParent = try message.text("trace_parent")
+        template.walk = TargetPush.Walk(through: through, last: last)
         var busy: [Int] = []
         var pushes: [TargetPush] = []
+        pushes.reserveCapacity(members.count)
         for row in members.rows {
             if try row.bool("busy") {
                 busy.append(try row.int("id"))
                 continue
             }
-            var push = TargetPush(
-                id: id, targetId: try row.int("id"), gameId: try message.string("game_id"),
-                pushToken: try row.text("push_token") ?? "", environment: try row.optionalValue("environment"),
-                bundleId: try row.text("bundle_id"), apnsId: try row.string("apns_id"),
-                event: try message.value("event"), priority: try message.int("priority"), timestamp: timestamp,
-                expiration: try message.int("expiration"), reason: try message.string("reason"),
-                payload: try message.string("payload"), state: "pending", attempts: 1, lastStatus: nil,
-                lastReason: nil, registeredAt: try row.date("registered_at"), createdAt: try message.date("created_at"))
+            var push = template
+            push.targetId = try row.int("id")
+            push.pushToken = try row.text("push_token") ?? ""
+            push.environment = try row.optionalValue("environment")
+            push.bundleId = try row.text("bundle_id")
+            push.apnsId = try row.string("apns_id")
+            push.registeredAt = try row.date("registered_at")
             push.route = try row.value("route")
             if push.route != .apns {
                 push.fcm = FCMAddress(kind: try row.text("fcm_kind"), value: try row.text("fcm_token"))
             }
-            push.traceParent = try message.text("trace_parent")
-            push.walk = TargetPush.Walk(through: through, last: last)
             pushes.append(push)
         }
         if !busy.isEmpty { try copy(message: id, to: busy, in: tx) }
