@@ -7,10 +7,10 @@ enum SportradarFootballLeague: Sendable {
     /// The members either league's play-by-play is read for (``ProviderFormat/reads``).
     static let reads = JSONMemberFilter(
         words: """
-            actions alias away away_points away_team clock complete default down end_situation event_type events
-            home home_points home_team id location market name number participants pbp period_type periods
-            play_type player points possession quarter quarters safety scheduled score season side
-            start_situation stat_type statistics status summary{} team touchdown type wall_clock yard_line
+            actions alias away away_points away_team category clock complete default down end_situation event_type
+            events home home_points home_team id int_touchdown location market name number participants pbp
+            period_type periods play_type player points possession quarter quarters safety scheduled score season
+            side start_situation stat_type statistics status summary{} team touchdown type wall_clock yard_line
             yardline yfd
             """)
 

@@ -239,7 +239,10 @@ struct SportradarFootballWriter {
     }
 
     /// The player a scoring play names: the touchdown's scorer (the statistic with `touchdown` 1 that is
-    /// not the pass), the kicker of a field goal or an extra point, the two-point conversion's scorer.
+    /// not the pass; for an interception returned for a touchdown, which v7 counts as `int_touchdown`,
+    /// the statistic with `int_touchdown` 1 that is not the pass: the returner), the kicker of a field
+    /// goal or an extra point, the two-point conversion's scorer (a conversion statistic other than the
+    /// passer's, whose `category` is `pass`: the runner or the receiver).
     private func player(_ node: DocumentNode, _ kind: ScoringKind) throws(ConvertError) -> String? {
         let statistics = try node["statistics"].present?.array() ?? []
         for statistic in statistics {
@@ -248,10 +251,13 @@ struct SportradarFootballWriter {
             switch kind {
             case .touchdown:
                 let touchdown = try statistic.optionalInt("touchdown")
-                matches = type != "pass" && touchdown == 1
+                let returned = try statistic.optionalInt("int_touchdown")
+                matches = type != "pass" && (touchdown == 1 || returned == 1)
             case .fieldGoal: matches = type == "field_goal"
             case .extraPoint: matches = type == "extra_point"
-            case .twoPointConversion, .defensiveConversion: matches = type != "pass" && type.contains("conversion")
+            case .twoPointConversion, .defensiveConversion:
+                let category = try statistic.optionalString("category")
+                matches = type != "pass" && type.contains("conversion") && category != "pass"
             default:
                 let safety = try statistic.optionalInt("safety")
                 matches = safety == 1

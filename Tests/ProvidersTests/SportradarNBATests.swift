@@ -13,6 +13,8 @@ struct SportradarNBAOfficial {
     let periods: [(home: Int, away: Int)]
     /// Every made field goal or free throw statistic: its event id, team id, points and player.
     let scoring: [(event: String, team: String, points: Int, player: String)]
+    /// Every event that states a running score (v7 `home_points`, `away_points`), in game order, with it.
+    let statedScores: [(event: String, home: Int, away: Int)]
 
     init(_ path: String) throws {
         let root = try #require(
@@ -24,6 +26,7 @@ struct SportradarNBAOfficial {
         self.away = (try #require(away["id"] as? String), try #require(away["points"] as? Int))
         var periods: [(Int, Int)] = []
         var scoring: [(String, String, Int, String)] = []
+        var stated: [(String, Int, Int)] = []
         for period in try #require(root["periods"] as? [[String: Any]]) {
             let line = try #require(period["scoring"] as? [String: Any])
             periods.append(
@@ -32,6 +35,9 @@ struct SportradarNBAOfficial {
                     try #require((line["away"] as? [String: Any])?["points"] as? Int)
                 ))
             for event in try #require(period["events"] as? [[String: Any]]) {
+                if let homePoints = event["home_points"] as? Int, let awayPoints = event["away_points"] as? Int {
+                    stated.append((try #require(event["id"] as? String), homePoints, awayPoints))
+                }
                 for statistic in event["statistics"] as? [[String: Any]] ?? [] {
                     guard ["fieldgoal", "freethrow"].contains(statistic["type"] as? String ?? ""),
                         statistic["made"] as? Bool == true
@@ -48,6 +54,7 @@ struct SportradarNBAOfficial {
         }
         self.periods = periods.map { (home: $0.0, away: $0.1) }
         self.scoring = scoring.map { (event: $0.0, team: $0.1, points: $0.2, player: $0.3) }
+        statedScores = stated.map { (event: $0.0, home: $0.1, away: $0.2) }
     }
 }
 
@@ -136,7 +143,7 @@ struct SportradarNBATests {
     }
 
     @Test func convertingTwiceGivesTheSameMessagesWhichReadBack() throws {
-        for game in [Self.game, Self.scheduled] {
+        for game in [Self.game, Self.scheduled] + V7Game.all.map(\.file) {
             let first = try Self.convert(game)
             #expect(first == (try Self.convert(game)))
             for message in first {
@@ -146,7 +153,7 @@ struct SportradarNBATests {
     }
 
     @Test func detectsItsDocumentsOnly() throws {
-        for game in [Self.game, Self.scheduled] {
+        for game in [Self.game, Self.scheduled] + V7Game.all.map(\.file) {
             let data = try Data(contentsOf: URL(fileURLWithPath: Self.path(game)))
             #expect(ProviderFormats.detect(try JSONValue.parse(data))?.name == SportradarNBA.name)
         }
@@ -156,8 +163,104 @@ struct SportradarNBATests {
         #expect(!SportradarNBA.detect(.object(["periods": .array([])])))
     }
 
-    /// A small v7 document written for the test (no real v7 play-by-play was found): aliases, running
-    /// scores, wall clocks, an overtime, and a stated score no one shot makes.
+    /// A real v7 game (an excerpt, NOTICE.md) and what it folds to, literally.
+    struct V7Game: CustomTestStringConvertible, Sendable {
+        let file: String
+        let id: String
+        let home: (code: String, name: String)
+        let away: (code: String, name: String)
+        let final: (home: Int, away: Int)
+        let label: String
+        let lines: [String]
+        /// The first four and the last scoring entries: period, clock, kind, running score, shooter.
+        let first: [String]
+        let last: String
+        /// Two-point, three-point and free-throw entries.
+        let kinds: (two: Int, three: Int, freeThrow: Int)
+        /// The events that state a running score.
+        let stated: Int
+        var testDescription: String { file }
+
+        static let all = [
+            V7Game(
+                file: "uta-at-hou-2022-03-02", id: "cd30239b-88aa-4ec5-953e-e262d9b5e7d7",
+                home: ("HOU", "Houston Rockets"), away: ("UTA", "Utah Jazz"), final: (127, 132), label: "Final/OT",
+                lines: ["Q1 20-25", "Q2 33-41", "Q3 30-27", "Q4 34-24", "OT 10-15"],
+                first: [
+                    "1 11:25 three 3-0 Garrison Mathews", "1 10:25 two 3-2 Donovan Mitchell",
+                    "1 9:56 three 6-2 Kenyon Martin Jr.", "1 9:13 two 6-4 Rudy Gobert",
+                ],
+                last: "5 0:05.0 freeThrow 127-132 Mike Conley", kinds: (57, 36, 37), stated: 137),
+            V7Game(
+                file: "okc-at-uta-2021-10-20", id: "8fddc7f8-c12d-4158-92e3-fc55e28afdca",
+                home: ("UTA", "Utah Jazz"), away: ("OKC", "Oklahoma City Thunder"), final: (107, 86), label: "Final",
+                lines: ["Q1 27-18", "Q2 27-24", "Q3 29-21", "Q4 24-23"],
+                first: [
+                    "1 11:22 two 0-2 Shai Gilgeous-Alexander", "1 11:12 three 3-2 Mike Conley",
+                    "1 10:47 two 5-2 Rudy Gobert", "1 9:57 two 7-2 Bojan Bogdanovic",
+                ],
+                last: "4 0:49.0 freeThrow 107-86 Elijah Hughes", kinds: (53, 21, 24), stated: 103),
+        ]
+    }
+
+    /// Issue 27 point 2: each real v7 game folds to its document's own figures: the final
+    /// (`home.points`/`away.points`), the line score (`periods[].scoring`), the scoring list (every made
+    /// shot's event, team, points and shooter) and every running score an event states.
+    @Test(arguments: V7Game.all)
+    func aRealV7GameFoldsToTheDocumentsOwnFigures(_ game: V7Game) throws {
+        let official = try SportradarNBAOfficial(Self.path(game.file))
+        let messages = try Self.convert(game.file)
+        let state = try Self.fold(messages)
+        #expect(official.id == game.id && state.gameId == "sr-nba-" + official.id)
+        #expect(state.home.code == game.home.code && state.home.name == game.home.name)
+        #expect(state.away.code == game.away.code && state.away.name == game.away.name)
+        #expect(state.sport == .basketball && state.rules.competition == "nba")
+        #expect(state.status == .closed && state.periodLabel == game.label)
+        // The final, literal and home.points / away.points, with no correction needed.
+        #expect(state.homeScore == game.final.home && state.awayScore == game.final.away)
+        #expect(state.homeScore == official.home.points && state.awayScore == official.away.points)
+        #expect(!messages.contains { $0.event.type == "score.corrected" })
+        // The line score: literal, and periods[].scoring.
+        #expect(state.periods.map { "\($0.label) \($0.home)-\($0.away)" } == game.lines)
+        #expect(state.periods.map { [$0.home, $0.away] } == official.periods.map { [$0.home, $0.away] })
+        // The scoring list: every made shot and free throw, its side, points and shooter.
+        let scoring = state.scoring.elements
+        #expect(scoring.count == official.scoring.count)
+        #expect(scoring.count == game.kinds.two + game.kinds.three + game.kinds.freeThrow)
+        for (entry, play) in zip(scoring, official.scoring) {
+            let side = play.team == official.home.id ? "home" : "away"
+            #expect(
+                "\(entry.id) \(entry.side?.rawValue ?? "-") \(entry.points) \(entry.player ?? "-")"
+                    == "sportradar-nba-\(official.id)-\(play.event) \(side) \(play.points) \(play.player)")
+        }
+        let literal = scoring.map {
+            "\($0.period) \($0.clock ?? "-") \($0.kind) \($0.homeScore)-\($0.awayScore) \($0.player ?? "-")"
+        }
+        #expect(Array(literal.prefix(4)) == game.first && literal.last == game.last)
+        #expect(scoring.filter { $0.kind == .two }.count == game.kinds.two)
+        #expect(scoring.filter { $0.kind == .three }.count == game.kinds.three)
+        #expect(scoring.filter { $0.kind == .freeThrow }.count == game.kinds.freeThrow)
+        // Every running score the document states is the fold's at that event.
+        let folded = try sportradarFoldedScores(
+            messages, prefix: "sportradar-nba-\(official.id)-", items: official.statedScores.map(\.event))
+        #expect(folded.count == game.stated && official.statedScores.count == game.stated)
+        for (at, event) in zip(folded, official.statedScores) {
+            #expect("\(event.event) \(at.home)-\(at.away)" == "\(event.event) \(event.home)-\(event.away)")
+        }
+        #expect(official.statedScores.last.map { [$0.home, $0.away] } == [official.home.points, official.away.points])
+        // Every period started and ended once, the game ended last.
+        let periods = game.lines.count
+        #expect(
+            messages.filter { $0.event.type == "period.ended" }.map(\.event)
+                == (1...periods).map { .periodEnded(period: $0) })
+        #expect(messages.last?.event == .gameEnded(.closed))
+        #expect(zip(messages, messages.dropFirst()).allSatisfy { $0.at <= $1.at })
+        #expect(Set(messages.map(\.id)).count == messages.count)
+    }
+
+    /// A small v7 document written for the test: aliases, running scores, wall clocks, an overtime, and
+    /// what the real v7 games above do not have: a stated score no one shot makes and a final that
+    /// differs from the running score.
     static let overtime = """
         {"id":"test-game","status":"closed","scheduled":"2024-01-14T00:00:00+00:00",
          "home":{"alias":"BOS","name":"Celtics","market":"Boston","id":"h","points":111},

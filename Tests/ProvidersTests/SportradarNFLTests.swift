@@ -13,7 +13,11 @@ struct SportradarNFLOfficial {
     let periods: [(home: Int, away: Int)]
     /// Every play whose stated running score (`home_points`, `away_points`) differs from the play before.
     let scoringPlays: [(id: String, home: Int, away: Int)]
-    /// The last play of every drive that ended in an interception, a fumble or on downs.
+    /// Every play that states a running score, in game order, with it.
+    let statedScores: [(id: String, home: Int, away: Int)]
+    /// The last play of every drive that ended in an interception, a fumble or on downs: not a drive's
+    /// part that ends with its period (`period_end` its last item; the drive goes on in the next period),
+    /// nor a play whose stated score rose (a turnover returned for a touchdown is that touchdown).
     let turnoverPlays: [String]
 
     init(_ path: String) throws {
@@ -27,6 +31,7 @@ struct SportradarNFLOfficial {
         self.away = (try #require(away["alias"] as? String), try #require(away["points"] as? Int))
         var periods: [(Int, Int)] = []
         var scoring: [(String, Int, Int)] = []
+        var stated: [(String, Int, Int)] = []
         var turnovers: [String] = []
         var running = (0, 0)
         for period in try #require(root["periods"] as? [[String: Any]]) {
@@ -39,23 +44,27 @@ struct SportradarNFLOfficial {
             for entry in try #require(period["pbp"] as? [[String: Any]]) {
                 let events = entry["type"] as? String == "drive" ? entry["events"] as? [[String: Any]] ?? [] : [entry]
                 let plays = events.filter { $0["type"] as? String == "play" }
-                if ["Interception", "Fumble", "Downs"].contains(entry["end_reason"] as? String ?? ""),
-                    let last = plays.last?["id"] as? String
-                {
-                    turnovers.append(last)
-                }
+                var scored = false
                 for play in plays {
+                    scored = false
                     guard let homePoints = play["home_points"] as? Int, let awayPoints = play["away_points"] as? Int
                     else { continue }
-                    if (homePoints, awayPoints) != running {
-                        scoring.append((try #require(play["id"] as? String), homePoints, awayPoints))
-                    }
+                    let id = try #require(play["id"] as? String)
+                    scored = (homePoints, awayPoints) != running
+                    if scored { scoring.append((id, homePoints, awayPoints)) }
+                    stated.append((id, homePoints, awayPoints))
                     running = (homePoints, awayPoints)
+                }
+                if ["Interception", "Fumble", "Downs"].contains(entry["end_reason"] as? String ?? ""),
+                    events.last?["type"] as? String == "play", !scored, let last = plays.last?["id"] as? String
+                {
+                    turnovers.append(last)
                 }
             }
         }
         self.periods = periods.map { (home: $0.0, away: $0.1) }
         scoringPlays = scoring.map { (id: $0.0, home: $0.1, away: $0.2) }
+        statedScores = stated.map { (id: $0.0, home: $0.1, away: $0.2) }
         turnoverPlays = turnovers
     }
 }
@@ -207,6 +216,7 @@ struct SportradarNFLTests {
             #expect(entry.id == "sportradar-nfl-\(official.id)-\(play.id)")
             #expect("\(play.id) \(entry.homeScore)-\(entry.awayScore)" == "\(play.id) \(play.home)-\(play.away)")
         }
+        #expect(try Self.statedScoresAreFolded(messages, official) == 168)
         // Turnovers: the drives that ended in an interception, a fumble or on downs.
         let turnovers = messages.compactMap { message -> String? in
             guard case .situationChanged(_, turnover: true, _) = message.event else { return nil }
@@ -216,6 +226,87 @@ struct SportradarNFLTests {
         #expect(turnovers == official.turnoverPlays.map { "sportradar-nfl-\(official.id)-\($0)-situation" })
         let situation = try #require(state.situation)
         #expect(situation.possession == .away)
+    }
+
+    /// Checks that every running score a play states is the fold's at that play; the number of plays.
+    static func statedScoresAreFolded(_ messages: [FeedMessage], _ official: SportradarNFLOfficial) throws -> Int {
+        let folded = try sportradarFoldedScores(
+            messages, prefix: "sportradar-nfl-\(official.id)-", items: official.statedScores.map(\.id))
+        for (at, play) in zip(folded, official.statedScores) {
+            #expect("\(play.id) \(at.home)-\(at.away)" == "\(play.id) \(play.home)-\(play.away)")
+        }
+        #expect(official.statedScores.last.map { [$0.home, $0.away] } == [official.home.points, official.away.points])
+        return folded.count
+    }
+
+    /// Super Bowl LIX, KC 22 at PHI 40 (2025-02-09, New Orleans): a second real v7 document, an excerpt
+    /// (NOTICE.md): its scoring plays, each drive's last play, each period's first item and ends.
+    static let superBowl = "kc-at-phi-2025-02-09"
+
+    @Test func superBowlLIXFoldsToTheDocumentsOwnFigures() throws {
+        let official = try SportradarNFLOfficial(Self.path(Self.superBowl))
+        let messages = try Self.convert(Self.superBowl)
+        let state = try Self.fold(messages)
+        #expect(state.gameId == "sr-nfl-ca9d8f84-8e7b-4ee7-a310-54c2e3ca4edc")
+        #expect(state.gameId == "sr-nfl-" + official.id)
+        #expect(state.home.code == "PHI" && state.home.name == "Philadelphia Eagles")
+        #expect(state.away.code == "KC" && state.away.name == "Kansas City Chiefs")
+        #expect(state.home.code == official.home.alias && state.away.code == official.away.alias)
+        // summary.season.type PST: the playoffs' rules.
+        #expect(state.sport == .football && state.rules.competition == "nfl-playoffs")
+        #expect(state.status == .closed && state.periodLabel == "Final")
+        // The final: summary.home.points / summary.away.points, with no correction needed.
+        #expect(state.homeScore == 40 && state.awayScore == 22)
+        #expect(state.homeScore == official.home.points && state.awayScore == official.away.points)
+        #expect(!messages.contains { $0.event.type == "score.corrected" })
+        // The line score: literal, and periods[].scoring.
+        #expect(
+            state.periods.map { "\($0.label) \($0.home)-\($0.away)" } == ["Q1 7-0", "Q2 17-0", "Q3 10-6", "Q4 6-16"])
+        #expect(state.periods.map { [$0.home, $0.away] } == official.periods.map { [$0.home, $0.away] })
+        // The scoring list: kinds, sides, scorers and clocks (literal): Cooper DeJean's interception
+        // return (`int_touchdown`), the two-point conversions' receivers (not the passer).
+        let scoring = state.scoring.elements
+        #expect(
+            scoring.map { "\($0.period) \($0.clock ?? "-") \($0.side?.rawValue ?? "-") \($0.kind) \($0.player ?? "-")" }
+                == [
+                    "1 6:18 home touchdown Jalen Hurts", "1 6:15 home extraPoint Jake Elliott",
+                    "2 8:42 home fieldGoal Jake Elliott", "2 7:16 home touchdown Cooper DeJean",
+                    "2 7:03 home extraPoint Jake Elliott", "2 1:40 home touchdown A.J. Brown",
+                    "2 1:35 home extraPoint Jake Elliott", "3 5:22 home fieldGoal Jake Elliott",
+                    "3 2:47 home touchdown DeVonta Smith", "3 2:40 home extraPoint Jake Elliott",
+                    "3 0:43.0 away touchdown Xavier Worthy", "4 9:56 home fieldGoal Jake Elliott",
+                    "4 8:05 home fieldGoal Jake Elliott", "4 2:58 away touchdown DeAndre Hopkins",
+                    "4 2:54 away twoPointConversion Justin Watson", "4 1:56 away touchdown Xavier Worthy",
+                    "4 1:48 away twoPointConversion DeAndre Hopkins",
+                ])
+        #expect(scoring.count == official.scoringPlays.count)
+        for (entry, play) in zip(scoring, official.scoringPlays) {
+            #expect(entry.id == "sportradar-nfl-\(official.id)-\(play.id)")
+            #expect("\(play.id) \(entry.homeScore)-\(entry.awayScore)" == "\(play.id) \(play.home)-\(play.away)")
+        }
+        // Every running score a kept play states.
+        #expect(try Self.statedScoresAreFolded(messages, official) == 35)
+        // Turnovers: two interceptions, a fumble, two turnovers on downs (the pick-six is its touchdown).
+        let turnovers = messages.compactMap { message -> String? in
+            guard case .situationChanged(_, turnover: true, _) = message.event else { return nil }
+            return message.id
+        }
+        #expect(turnovers.count == 5)
+        #expect(turnovers == official.turnoverPlays.map { "sportradar-nfl-\(official.id)-\($0)-situation" })
+        #expect(
+            messages.filter { $0.event.type == "period.ended" }.map(\.event) == (1...4).map { .periodEnded(period: $0) }
+        )
+        #expect(messages.last?.event == .gameEnded(.closed))
+        #expect(zip(messages, messages.dropFirst()).allSatisfy { $0.at <= $1.at })
+        #expect(Set(messages.map(\.id)).count == messages.count)
+        // Every kept play and event states its wall clock, never going back: no message is derived; the
+        // game starts at the opening kickoff's and ends at the game_over's.
+        let prefix = "sportradar-nfl-\(official.id)-"
+        let counts = try Self.timesAreStatedOrDerived(messages, game: Self.superBowl, prefix: prefix)
+        #expect(counts.stated == counts.items && counts.items == 39)
+        #expect(!messages.contains { $0.atDerived })
+        #expect(messages.first { $0.event == .gameStarted }?.at == parseRFC3339("2025-02-09T23:41:27Z"))
+        #expect(messages.last?.at == parseRFC3339("2025-02-10T03:17:29Z"))
     }
 
     /// The older shape (v1, `nfl-t1`): NE 23 at ARI 21, 2016-09-11.
@@ -282,10 +373,12 @@ struct SportradarNFLTests {
     }
 
     @Test func convertingTwiceGivesTheSameMessagesWhichReadBack() throws {
-        let first = try Self.convert(Self.game)
-        #expect(first == (try Self.convert(Self.game)))
-        for message in first {
-            #expect(try FeedParser.parse(message.canonicalJSON()) == message)
+        for game in [Self.game, Self.superBowl] {
+            let first = try Self.convert(game)
+            #expect(first == (try Self.convert(game)))
+            for message in first {
+                #expect(try FeedParser.parse(message.canonicalJSON()) == message)
+            }
         }
     }
 
@@ -315,17 +408,16 @@ struct SportradarNFLTests {
         return (scheduled, items.map { (id: $0.0, at: $0.1) })
     }
 
-    /// Issue 27 point 1: a message is marked `atDerived` exactly when its `at` is not a wall clock the
-    /// document states for it.
-    @Test func theTimesNotStatedByAWallClockAreMarkedDerived() throws {
-        // v7: every message of a play with a wall clock is at that wall clock, unmarked; the setup (the
-        // start), the period ends, a penalty without a wall clock, the play whose wall clock goes back
-        // five hours (20:55:59 after 01:55:00: kept at 01:55:00) and the game's end are derived.
-        let (scheduled, items) = try Self.statedTimes(Self.path(Self.game))
+    /// Checks that each message of a play or event of a v7 document is at the wall clock the item
+    /// states, unmarked, or marked derived where none is taken (``statedTimes(_:)``), and that
+    /// `game.scheduled` is at `scheduled`, unmarked (the game's other messages, `started`, `ended`, …,
+    /// are the caller's to check). The items with a wall clock taken, and all items.
+    static func timesAreStatedOrDerived(
+        _ messages: [FeedMessage], game: String, prefix: String
+    ) throws -> (stated: Int, items: Int) {
+        let (scheduled, items) = try Self.statedTimes(Self.path(game))
         let stated = Dictionary(uniqueKeysWithValues: items.compactMap { item in item.at.map { (item.id, $0) } })
-        #expect(stated.count == 176 && items.count == 183)
-        let messages = try Self.convert(Self.game)
-        let prefix = "sportradar-nfl-0cb301fa-629d-4209-a8a6-9f76dfc695be-"
+        let all = Set(items.map(\.id))
         for message in messages {
             var item = String(message.id.dropFirst(prefix.count))
             for tail in ["-situation", "-period", "-corrected"] where item.hasSuffix(tail) {
@@ -335,10 +427,23 @@ struct SportradarNFLTests {
                 #expect(!message.atDerived && message.at == scheduled)
             } else if let wall = stated[item] {
                 #expect(!message.atDerived && message.at == wall, "\(message.id)")
-            } else {
+            } else if all.contains(item) {
                 #expect(message.atDerived, "\(message.id)")
             }
         }
+        return (stated.count, items.count)
+    }
+
+    /// Issue 27 point 1: a message is marked `atDerived` exactly when its `at` is not a wall clock the
+    /// document states for it.
+    @Test func theTimesNotStatedByAWallClockAreMarkedDerived() throws {
+        // v7: every message of a play with a wall clock is at that wall clock, unmarked; the setup (the
+        // start), the period ends, a penalty without a wall clock, the play whose wall clock goes back
+        // five hours (20:55:59 after 01:55:00: kept at 01:55:00) and the game's end are derived.
+        let messages = try Self.convert(Self.game)
+        let prefix = "sportradar-nfl-0cb301fa-629d-4209-a8a6-9f76dfc695be-"
+        let counts = try Self.timesAreStatedOrDerived(messages, game: Self.game, prefix: prefix)
+        #expect(counts.stated == 176 && counts.items == 183)
         #expect(
             messages.filter { $0.atDerived }.map { $0.id.dropFirst(prefix.count) } == [
                 "started", "b1ee1975-01bc-4264-a1b2-e2f204e9cad4-situation", "f41a6b3a-95fc-41a9-b0bf-88ade641643b",
@@ -375,8 +480,10 @@ struct SportradarNFLTests {
     }
 
     @Test func detectsItsDocumentsOnly() throws {
-        let data = try Data(contentsOf: URL(fileURLWithPath: Self.path(Self.game)))
-        #expect(ProviderFormats.detect(try JSONValue.parse(data))?.name == SportradarNFL.name)
+        for game in [Self.game, Self.superBowl] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: Self.path(game)))
+            #expect(ProviderFormats.detect(try JSONValue.parse(data))?.name == SportradarNFL.name)
+        }
         let older = try Data(contentsOf: URL(fileURLWithPath: Self.path(Self.olderGame)))
         #expect(ProviderFormats.detect(try JSONValue.parse(older))?.name == SportradarNFL.name)
         #expect(!SportradarNFL.detect(.object(["plays": .array([])])))
