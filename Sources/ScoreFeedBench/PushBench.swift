@@ -201,6 +201,11 @@ struct PushBench: AsyncParsableCommand {
                 numbers["commitToFirstPushMs"] = rounded(fromCommit.first ?? -1, places: 1)
                 numbers["p50AppendToPushMs"] = rounded(nearestRank(fromAppend, 50), places: 1)
                 numbers["p99AppendToPushMs"] = rounded(nearestRank(fromAppend, 99), places: 1)
+                // Where the server waited for the next round: gaps of more than 2 ms between two
+                // acceptances in a row, their count and their sum.
+                let gaps = zip(fromAppend.dropFirst(), fromAppend).map { $0 - $1 }.filter { $0 > 2 }
+                numbers["idleGaps"] = Double(gaps.count)
+                numbers["idleGapsMs"] = rounded(gaps.reduce(0, +), places: 1)
             }
             return numbers
         }
