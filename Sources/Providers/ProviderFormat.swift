@@ -47,7 +47,7 @@ public enum ProviderFormats {
     /// Every format, in the order `--help` lists them. A new format is its file and its line here.
     public static let all: [any ProviderFormat.Type] = [
         NHLWeb.self, NHLStatsAPI.self, StatsBomb.self, NBALive.self, NBAStatsV3.self, SportradarNFL.self,
-        SportradarSoccer.self, SportmonksV3.self, SportradarNBA.self, SportradarNCAAFB.self,
+        SportradarSoccer.self, SportmonksV3.self, SportmonksV2.self, SportradarNBA.self, SportradarNCAAFB.self,
     ]
 
     /// The format named `name`.

@@ -1,9 +1,9 @@
 import Foundation
 import ScoreDomain
 
-/// Turns a Sportmonks v3 fixture into messages in game order: the periods its state and events reach,
-/// each with its goals, cards and shoot-out kicks, then the stated final (docs/providers.md,
-/// "sportmonks-v3").
+/// Turns a Sportmonks fixture (v3, or an API 2.0 one read into the same form) into messages in game
+/// order: the periods its state and events reach, each with its goals, cards and shoot-out kicks, then
+/// the stated final (docs/providers.md, "sportmonks-v3" and "sportmonks-v2").
 struct SportmonksV3Writer {
     let fixture: SportmonksV3Fixture
     private var out: [FeedMessage] = []
@@ -53,7 +53,7 @@ struct SportmonksV3Writer {
         last = max(last, at)
         out.append(
             FeedMessage(
-                id: "\(SportmonksV3.name)-\(fixture.fixtureId)-\(suffix)", gameId: fixture.gameId, at: last,
+                id: "\(fixture.format)-\(fixture.fixtureId)-\(suffix)", gameId: fixture.gameId, at: last,
                 event: event, atDerived: derived))
     }
 
@@ -184,7 +184,7 @@ struct SportmonksV3Writer {
     private func checkShootout() throws(ConvertError) {
         guard let stated = fixture.scores["PENALTY_SHOOTOUT"] else { return }
         guard (stated.home, stated.away) == tally else {
-            throw stated.node["score"]["goals"].failure(
+            throw stated.node.failure(
                 "the shoot-out is \(stated.home)-\(stated.away), the events' kicks make \(tally.home)-\(tally.away)")
         }
     }

@@ -80,8 +80,11 @@ struct SportmonksV3Event {
     static let shootoutTypes: Set<Int> = [22, 23]
 }
 
-/// The fixture: id, teams, start, state, the stated scores and the events in game order.
+/// The fixture: id, teams, start, state, the stated scores and the events in game order. Read from a
+/// v3 document here, from an API 2.0 fixture by ``SportmonksV2`` (the same writer sends both).
 struct SportmonksV3Fixture {
+    /// The format's name, the message ids' prefix (`sportmonks-v3`, `sportmonks-v2`).
+    let format: String
     let fixtureId: Int
     let gameId: String
     let home: Team
@@ -94,7 +97,7 @@ struct SportmonksV3Fixture {
     /// after it, or a `scores` entry of it (a description starting `ET` or holding `EXTRA`).
     let extraTime: Bool
     /// The `scores` entries by `description` (`CURRENT`, `1ST_HALF`, `PENALTY_SHOOTOUT`, …), each
-    /// with the node of its last entry (for errors).
+    /// with the node of its last entry's goals (for errors).
     let scores: [String: (home: Int, away: Int, node: DocumentNode)]
     let events: [SportmonksV3Event]
 
@@ -106,6 +109,7 @@ struct SportmonksV3Fixture {
 
     init(_ document: DocumentNode) throws(ConvertError) {
         let root = Self.root(document)
+        format = SportmonksV3.name
         fixtureId = try root.int("id")
         gameId = "sportmonks-\(fixtureId)"
         startsAt = try Self.instant(root["starting_at"])
@@ -138,7 +142,7 @@ struct SportmonksV3Fixture {
             case "away": tally.away = goals
             default: throw entry["score"]["participant"].failure("home or away expected")
             }
-            tally.node = entry
+            tally.node = entry["score"]["goals"]
             scores[description] = tally
         }
         self.scores = scores
@@ -181,24 +185,49 @@ struct SportmonksV3Fixture {
         let shootout =
             events.contains { $0.period == 5 } || scores["PENALTY_SHOOTOUT"] != nil || [8, 9].contains(stateId)
         let twoLegs = leg.hasSuffix("/2") || aggregate
+        let current = scores["CURRENT"].map { (home: $0.home, away: $0.away) }
+        let firstLeg =
+            twoLegs && leg == "2/2"
+            ? try Self.firstLeg(
+                root, ids: (home.id, away.id), names: (home.name, away.name), current: current,
+                final: [5, 7, 8].contains(stateId), shootout: shootout)
+            : nil
+        setup = Self.setup(leg: leg, twoLegs: twoLegs, extraTime: extraTime, shootout: shootout, firstLeg: firstLeg)
+    }
+
+    /// A fixture read from another shape of document (``SportmonksV2``), its events already in game order.
+    init(
+        format: String, fixtureId: Int, home: Team, away: Team, startsAt: Date, stateId: Int,
+        stateNode: DocumentNode, setup: GameSetup, extraTime: Bool,
+        scores: [String: (home: Int, away: Int, node: DocumentNode)], events: [SportmonksV3Event]
+    ) {
+        self.format = format
+        self.fixtureId = fixtureId
+        gameId = "sportmonks-\(fixtureId)"
+        self.home = home
+        self.away = away
+        self.startsAt = startsAt
+        self.stateId = stateId
+        self.stateNode = stateNode
+        self.setup = setup
+        self.extraTime = extraTime
+        self.scores = scores
+        self.events = events
+    }
+
+    /// The game's rules: `knockout-soccer` for a leg other than `1/1` (or of a two-legged tie), extra
+    /// time or a shoot-out, else `league-soccer`. A second leg is decided on aggregate when the
+    /// document tells the first leg exactly (`firstLeg`); any other leg of a two-legged tie may end
+    /// level. A shoot-out straight after the second half has no extra time before it.
+    static func setup(leg: String, twoLegs: Bool, extraTime: Bool, shootout: Bool, firstLeg: SideTally?) -> GameSetup {
         var rules = GameRules.preset(
             twoLegs || leg != "1/1" || extraTime || shootout ? "knockout-soccer" : "league-soccer")!
             .rules
-        // A second leg is decided on aggregate when the document tells the first leg exactly; any
-        // other leg of a two-legged tie may end level. A shoot-out straight after the second half has
-        // no extra time before it.
         if twoLegs {
-            let current = scores["CURRENT"].map { (home: $0.home, away: $0.away) }
-            let firstLeg =
-                leg == "2/2"
-                ? try Self.firstLeg(
-                    root, ids: (home.id, away.id), names: (home.name, away.name), current: current,
-                    final: [5, 7, 8].contains(stateId), shootout: shootout)
-                : nil
             if let firstLeg { rules.firstLeg = firstLeg } else { rules.tieStands = true }
         }
         if shootout && !extraTime { rules.overtimes = 0 }
-        setup = GameSetup(sport: .soccer, rules: rules)
+        return GameSetup(sport: .soccer, rules: rules)
     }
 
     /// `"2025-05-25 15:00:00"` (UTC, as the API gives it by default) or an RFC 3339 instant.

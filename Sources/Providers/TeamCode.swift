@@ -18,4 +18,10 @@ public enum TeamCode {
         }
         return code
     }
+
+    /// The code of a team a document names only by its provider id (docs/providers.md,
+    /// "sportmonks-v2"): `T` and the id's last seven digits (`7980` → `T7980`).
+    public static func numbered(_ id: Int) -> String {
+        "T" + String(String(id.magnitude).suffix(7))
+    }
 }

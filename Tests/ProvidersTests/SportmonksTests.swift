@@ -7,7 +7,7 @@ import Testing
 /// Sportmonks Football API 3.0 fixtures (fixtures/providers/sportmonks-v3, NOTICE.md there): two real
 /// fixture documents converted and folded, checked against the document's own figures (its `scores`,
 /// each goal's stated `result`, its cards) read with Foundation's JSON reader, not the converter.
-/// API 2.0: no real document was found (docs/providers.md, "sportmonks-v2").
+/// API 2.0 has its own tests (SportmonksV2Tests, SportmonksV2TrapTests).
 @Suite("Sportmonks API v3: a fixture with participants, scores and events to canonical messages")
 struct SportmonksTests {
     static let manUtdVilla = "fixture-19135043-excerpt.json"

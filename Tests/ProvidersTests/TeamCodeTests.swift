@@ -12,4 +12,10 @@ struct TeamCodeTests {
     func derive(_ name: String, _ code: String) {
         #expect(TeamCode.derive(name) == code)
     }
+
+    @Test(arguments: [(7980, "T7980"), (36, "T36"), (0, "T0"), (123_456_789, "T3456789")])
+    func numbered(_ id: Int, _ code: String) {
+        #expect(TeamCode.numbered(id) == code)
+        #expect(code.count <= 8)
+    }
 }

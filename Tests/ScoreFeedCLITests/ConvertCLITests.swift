@@ -51,6 +51,44 @@ struct ConvertCLITests {
         #expect(badFormat.stderr.contains("unknown format \"espn\""))
     }
 
+    @Test("a Sportmonks v2 list converts every fixture in order; a bad one names the format and field, writes nothing")
+    func sportmonksV2List() async throws {
+        let cli = CLI(databaseURL: nil)
+        let list = fixture("providers/sportmonks-v2/livescores-2019-12-26-excerpt.json")
+        let converted = try await cli.run("convert", list)
+        #expect(converted.status == 0, "\(converted.stderr)")
+        let games = try converted.stdout.split(separator: "\n").map { try FeedParser.parse($0).gameId }
+        #expect(games.first == "sportmonks-11879658" && games.last == "sportmonks-11879660")
+        #expect(games.firstIndex(of: "sportmonks-11879660")! == games.lastIndex(of: "sportmonks-11879658")! + 1)
+        let text = try String(contentsOfFile: list, encoding: .utf8)
+        let bad = text.replacingOccurrences(of: #""team_id": "66""#, with: #""team_id": "x66""#)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("convert-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("bad.json")
+        try Data(bad.utf8).write(to: file)
+        let refused = try await cli.run("convert", file.path)
+        #expect(refused.status != 0)
+        #expect(refused.stdout.isEmpty)
+        #expect(refused.stderr.contains(#"sportmonks-v2: field "data[1].events.data[0].team_id": a team id expected"#))
+    }
+
+    @Test("replay --format sportmonks-v2 stores every game of a list")
+    func replaySportmonksV2List() async throws {
+        let list = fixture("providers/sportmonks-v2/fixtures-date-2018-02-16-excerpt.json")
+        try await TestDatabase.withSchema { url in
+            let stored = CLI(databaseURL: url)
+            let replay = try await stored.run("replay", "--format", "sportmonks-v2", list)
+            #expect(replay.status == 0, "\(replay.stderr)")
+            for (game, score) in [("1685506", (1, 1)), ("1726420", (4, 0)), ("4194199", (3, 0))] {
+                let shown = try await stored.run("game", "sportmonks-\(game)", "--json")
+                let object = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as! [String: Any]
+                #expect(object["status"] as? String == "closed")
+                #expect(object["homeScore"] as? Int == score.0 && object["awayScore"] as? Int == score.1)
+            }
+        }
+    }
+
     @Test("Retrosheet event files and MLB live feed documents join the same command")
     func baseballFormats() async throws {
         let cli = CLI(databaseURL: nil)
