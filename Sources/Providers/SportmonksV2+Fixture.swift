@@ -97,23 +97,13 @@ struct SportmonksV2Fixture {
                     throw node["fixture_id"].failure("an event of fixture \(fixtureId) expected, found \(fixture)")
                 }
                 let side = try Self.side(node["team_id"], ids: ids)
-                let minute = try node.int("minute")
-                let extra = try node.optionalInt("extra_minute") ?? 0
-                guard (0...130).contains(minute), (0...30).contains(extra) else {
-                    throw node["minute"].failure("a minute 0-130 with 0-30 stoppage minutes expected")
-                }
                 // A goal states the running score (`"1-0"`); other events `null` or `""`.
                 var result: (home: Int, away: Int)?
                 if (14...16).contains(typeId), let text = try node.optionalString("result"), !text.isEmpty {
                     result = try SportmonksV3Fixture.score(text, node["result"])
                 }
                 events.append(
-                    SportmonksV3Event(
-                        node: node, id: try node.int("id"), typeId: typeId, side: side,
-                        period: SportmonksV3Event.shootoutTypes.contains(typeId)
-                            ? 5 : SportmonksV3.period(ofMinute: minute),
-                        minute: minute, extraMinute: extra, player: try node.optionalString("player_name"),
-                        result: result, rescinded: false))
+                    try SportmonksV3Event(node, typeId: typeId, side: side, result: result, rescinded: false))
             }
         }
         events.sort { ($0.period, $0.minute, $0.extraMinute, $0.id) < ($1.period, $1.minute, $1.extraMinute, $1.id) }

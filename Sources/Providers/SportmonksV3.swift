@@ -80,6 +80,24 @@ struct SportmonksV3Event {
     static let shootoutTypes: Set<Int> = [22, 23]
 }
 
+extension SportmonksV3Event {
+    /// The event of `node` (v3, or API 2.0 read as v3): its `id`, `minute` (0–130) with `extra_minute`
+    /// (0–30), `player_name`, and the period its minute (or a shoot-out kick) stands for.
+    init(
+        _ node: DocumentNode, typeId: Int, side: Side, result: (home: Int, away: Int)?, rescinded: Bool
+    ) throws(ConvertError) {
+        let minute = try node.int("minute")
+        let extra = try node.optionalInt("extra_minute") ?? 0
+        guard (0...130).contains(minute), (0...30).contains(extra) else {
+            throw node["minute"].failure("a minute 0-130 with 0-30 stoppage minutes expected")
+        }
+        self.init(
+            node: node, id: try node.int("id"), typeId: typeId, side: side,
+            period: Self.shootoutTypes.contains(typeId) ? 5 : SportmonksV3.period(ofMinute: minute), minute: minute,
+            extraMinute: extra, player: try node.optionalString("player_name"), result: result, rescinded: rescinded)
+    }
+}
+
 /// The fixture: id, teams, start, state, the stated scores and the events in game order. Read from a
 /// v3 document here, from an API 2.0 fixture by ``SportmonksV2`` (the same writer sends both).
 struct SportmonksV3Fixture {
@@ -158,11 +176,6 @@ struct SportmonksV3Fixture {
                     "\(participant) is neither the home (\(home.id)) nor the away participant (\(away.id))")
             }
             let typeId = try node.int("type_id")
-            let minute = try node.int("minute")
-            let extra = try node.optionalInt("extra_minute") ?? 0
-            guard (0...130).contains(minute), (0...30).contains(extra) else {
-                throw node["minute"].failure("a minute 0-130 with 0-30 stoppage minutes expected")
-            }
             var result: (home: Int, away: Int)?
             if let text = try node.optionalString("result") {
                 result = try Self.score(text, node["result"])
@@ -170,12 +183,7 @@ struct SportmonksV3Fixture {
             var rescinded = false
             if case .bool(let value)? = node["rescinded"].value { rescinded = value }
             events.append(
-                SportmonksV3Event(
-                    node: node, id: try node.int("id"), typeId: typeId, side: side,
-                    period: SportmonksV3Event.shootoutTypes.contains(typeId)
-                        ? 5 : SportmonksV3.period(ofMinute: minute),
-                    minute: minute, extraMinute: extra, player: try node.optionalString("player_name"),
-                    result: result, rescinded: rescinded))
+                try SportmonksV3Event(node, typeId: typeId, side: side, result: result, rescinded: rescinded))
         }
         events.sort { ($0.period, $0.minute, $0.extraMinute, $0.id) < ($1.period, $1.minute, $1.extraMinute, $1.id) }
         self.events = events
