@@ -211,21 +211,31 @@ struct SportradarNFLTests {
                     "4 13:05 home fieldGoal Stephen Gostkowski", "4 8:59 away fieldGoal Steven Hauschka",
                     "4 4:30 away touchdown Doug Baldwin",
                 ])
+        Self.scoringIsOfficial(scoring, official)
+        #expect(try Self.statedScoresAreFolded(messages, official) == 168)
+        // Turnovers: the drives that ended in an interception, a fumble or on downs.
+        let turnovers = Self.turnovers(messages)
+        #expect(turnovers.count == 3)
+        #expect(turnovers == official.turnoverPlays.map { "sportradar-nfl-\(official.id)-\($0)-situation" })
+        let situation = try #require(state.situation)
+        #expect(situation.possession == .away)
+    }
+
+    /// Checks the scoring list against the document's scoring plays: one entry each, its id and score.
+    static func scoringIsOfficial(_ scoring: [ScoringPlay], _ official: SportradarNFLOfficial) {
         #expect(scoring.count == official.scoringPlays.count)
         for (entry, play) in zip(scoring, official.scoringPlays) {
             #expect(entry.id == "sportradar-nfl-\(official.id)-\(play.id)")
             #expect("\(play.id) \(entry.homeScore)-\(entry.awayScore)" == "\(play.id) \(play.home)-\(play.away)")
         }
-        #expect(try Self.statedScoresAreFolded(messages, official) == 168)
-        // Turnovers: the drives that ended in an interception, a fumble or on downs.
-        let turnovers = messages.compactMap { message -> String? in
+    }
+
+    /// The ids of the messages that say possession changed on a turnover.
+    static func turnovers(_ messages: [FeedMessage]) -> [String] {
+        messages.compactMap { message -> String? in
             guard case .situationChanged(_, turnover: true, _) = message.event else { return nil }
             return message.id
         }
-        #expect(turnovers.count == 3)
-        #expect(turnovers == official.turnoverPlays.map { "sportradar-nfl-\(official.id)-\($0)-situation" })
-        let situation = try #require(state.situation)
-        #expect(situation.possession == .away)
     }
 
     /// Checks that every running score a play states is the fold's at that play; the number of plays.
@@ -279,18 +289,11 @@ struct SportradarNFLTests {
                     "4 2:54 away twoPointConversion Justin Watson", "4 1:56 away touchdown Xavier Worthy",
                     "4 1:48 away twoPointConversion DeAndre Hopkins",
                 ])
-        #expect(scoring.count == official.scoringPlays.count)
-        for (entry, play) in zip(scoring, official.scoringPlays) {
-            #expect(entry.id == "sportradar-nfl-\(official.id)-\(play.id)")
-            #expect("\(play.id) \(entry.homeScore)-\(entry.awayScore)" == "\(play.id) \(play.home)-\(play.away)")
-        }
+        Self.scoringIsOfficial(scoring, official)
         // Every running score a kept play states.
         #expect(try Self.statedScoresAreFolded(messages, official) == 35)
         // Turnovers: two interceptions, a fumble, two turnovers on downs (the pick-six is its touchdown).
-        let turnovers = messages.compactMap { message -> String? in
-            guard case .situationChanged(_, turnover: true, _) = message.event else { return nil }
-            return message.id
-        }
+        let turnovers = Self.turnovers(messages)
         #expect(turnovers.count == 5)
         #expect(turnovers == official.turnoverPlays.map { "sportradar-nfl-\(official.id)-\($0)-situation" })
         #expect(
