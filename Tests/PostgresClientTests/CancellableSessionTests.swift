@@ -29,6 +29,7 @@ struct CancellableSessionTests {
             try await holder.execute(script: "CREATE TABLE kept (v int)")
             try await holder.execute(script: "BEGIN; SELECT pg_advisory_xact_lock(hashtext(current_schema()))")
             let connection = try await PostgresConnection.connect(url)
+            let pid = try await connection.query("SELECT pg_backend_pid() AS pid")[0].int("pid")
             let started = ContinuousClock.now
             let work = Task {
                 try await connection.withCancellableSession { session in
@@ -42,7 +43,10 @@ struct CancellableSessionTests {
                     }
                 }
             }
-            try await Task.sleep(for: .milliseconds(300))
+            // On a loaded machine the session may start late: cancel only once its transaction is open
+            // on the server, or this would test the cancelled-before-it-starts case instead.
+            try await waitUntilInTransaction(pid, url: url)
+            try await Task.sleep(for: .milliseconds(200))
             work.cancel()
             let error = await #expect(throws: PostgresError.self) { try await work.value }
             #expect(error?.sqlState == "57014", "\(String(describing: error))")
@@ -52,6 +56,22 @@ struct CancellableSessionTests {
             #expect(try await holder.query("SELECT count(*) AS n FROM kept")[0].int("n") == 0)
             await holder.close()
         }
+    }
+
+    /// Watched from a connection of its own: one inside a transaction sees a frozen pg_stat_activity.
+    private func waitUntilInTransaction(_ pid: Int, url: String) async throws {
+        let watcher = try await PostgresConnection.connect(url)
+        var open = false
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !open && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            open =
+                try await watcher.query(
+                    "SELECT count(*) AS n FROM pg_stat_activity WHERE pid = $1 AND xact_start IS NOT NULL", [pid]
+                )[0].int("n") == 1
+        }
+        await watcher.close()
+        #expect(open, "the session's transaction never started")
     }
 
     @Test("a task cancelled before it starts runs nothing, and the connection goes on")
