@@ -27,6 +27,19 @@ public protocol DeliveryQueue: Sendable {
     /// its own target's messages still on the wire.
     func claim(limit: Int, lease: Int, in tx: PostgresSession) throws -> [Message]
 
+    /// Claims as ``claim(limit:lease:in:)`` while `onTheWire` is being sent. A kind whose messages go
+    /// out in batches of one row (a group message's walk) may also claim the batch after one on the
+    /// wire, to send once that one is recorded (``mustRecord(_:before:)``). Default: the plain claim.
+    func claim(limit: Int, lease: Int, after onTheWire: [Message], in tx: PostgresSession) throws -> [Message]
+
+    /// Whether `attempts` must be recorded before `messages` go out: a walk's next batch waits for the
+    /// record of the one before, so a crash re-sends at most one batch. Default: `false`.
+    func mustRecord(_ attempts: [Attempt], before messages: [Message]) -> Bool
+
+    /// Records as ``record(_:in:)``, renewing for `lease` seconds the hold of `holding` (claimed, to be
+    /// sent once this commits). Default: the plain record.
+    func record(_ attempts: [Attempt], holding: [Message], lease: Int, in tx: PostgresSession) throws
+
     /// How many messages wait (due or not), and in how many seconds the next one is due (`nil`: unknown).
     func pending(in session: PostgresSession) throws -> (count: Int, nextIn: Double?)
 
@@ -45,6 +58,20 @@ public protocol DeliveryQueue: Sendable {
 
     /// The operator's line when delivery pauses: what to fix.
     func pauseMessage(_ reason: String) -> String
+}
+
+extension DeliveryQueue {
+    public func claim(limit: Int, lease: Int, after onTheWire: [Message], in tx: PostgresSession) throws
+        -> [Message]
+    {
+        try claim(limit: limit, lease: lease, in: tx)
+    }
+
+    public func mustRecord(_ attempts: [Attempt], before messages: [Message]) -> Bool { false }
+
+    public func record(_ attempts: [Attempt], holding: [Message], lease: Int, in tx: PostgresSession) throws {
+        try record(attempts, in: tx)
+    }
 }
 
 /// What a round sent: its counts, the attempts to record, and the messages a pause held back (never

@@ -106,12 +106,13 @@ public struct DeliveryWorker<Queue: DeliveryQueue>: Sendable {
         return sent.round
     }
 
-    /// Records a round's attempts in one transaction and tells ``observe``.
-    private func record(_ attempts: [Queue.Attempt]) async throws {
+    /// Records a round's attempts in one transaction and tells ``observe``; `holding`: claimed messages
+    /// to send once this commits (``DeliveryQueue/record(_:holding:in:)``).
+    private func record(_ attempts: [Queue.Attempt], holding: [Queue.Message] = []) async throws {
         guard !attempts.isEmpty else { return }
         let started = ContinuousClock.now
-        let queue = queue
-        try await connection.transaction { try queue.record(attempts, in: $0) }
+        let (queue, lease) = (queue, lease)
+        try await connection.transaction { try queue.record(attempts, holding: holding, lease: lease, in: $0) }
         if let observe {
             for attempt in attempts {
                 let (outcome, reason) = queue.observation(of: attempt)
@@ -130,10 +131,12 @@ public struct DeliveryWorker<Queue: DeliveryQueue>: Sendable {
         var underlying: any Error
     }
 
-    /// What runs while a round is on the wire: records the previous round, then claims the next
-    /// round (unless `claim` is false).
+    /// What runs while a round (`onTheWire`) is on the wire: records the previous round, then claims
+    /// the next round (unless `claim` is false).
     /// - Throws: ``RecordFailed`` when the previous round was not recorded; the claim's error otherwise.
-    private func recordThenClaim(_ attempts: [Queue.Attempt], claim: Bool) async throws -> [Queue.Message] {
+    private func recordThenClaim(_ attempts: [Queue.Attempt], claim: Bool, onTheWire: [Queue.Message] = [])
+        async throws -> [Queue.Message]
+    {
         do {
             try await record(attempts)
         } catch {
@@ -141,7 +144,9 @@ public struct DeliveryWorker<Queue: DeliveryQueue>: Sendable {
         }
         guard claim else { return [] }
         let (queue, limit, lease) = (queue, batchSize, self.lease)
-        return try await connection.transaction { try queue.claim(limit: limit, lease: lease, in: $0) }
+        return try await connection.transaction {
+            try queue.claim(limit: limit, lease: lease, after: onTheWire, in: $0)
+        }
     }
 
     /// Gives claimed but unsent messages back at once instead of when their lease ends.
@@ -184,8 +189,20 @@ public struct DeliveryWorker<Queue: DeliveryQueue>: Sendable {
                     failure = error
                     action = machine.failed(recordFailed: error is RecordFailed)
                 }
-            case .send(let messages, let record, let claimNext):
-                async let upcoming = recordThenClaim(record, claim: claimNext)
+            case .send(let messages, var record, let claimNext):
+                // A walk's next batch waits for the record of the one before (at most one batch unrecorded).
+                if queue.mustRecord(record, before: messages) {
+                    do {
+                        try await self.record(record, holding: messages)
+                        record = []
+                    } catch {
+                        await release(messages)
+                        failure = error
+                        action = machine.failed(recordFailed: true)
+                        continue
+                    }
+                }
+                async let upcoming = recordThenClaim(record, claim: claimNext, onTheWire: messages)
                 let sent = await queue.send(messages, backoff: backoff, logger: logger)
                 if let paused = sent.round.paused { logger.critical("\(queue.pauseMessage(paused))") }
                 do {

@@ -23,10 +23,28 @@ public struct PushQueue: DeliveryQueue {
 
     /// A target's own pushes first, then batches of group messages' walks (``Walks``) to fill the round.
     public func claim(limit: Int, lease: Int, in tx: PostgresSession) throws -> [TargetPush] {
+        try claim(limit: limit, lease: lease, after: [], in: tx)
+    }
+
+    /// A target's own pushes first, then batches of group messages' walks not on the wire (up to half
+    /// of the rest), then the next batch of each walk on the wire (``Walks/claimAhead(of:limit:lease:in:)``).
+    public func claim(limit: Int, lease: Int, after onTheWire: [TargetPush], in tx: PostgresSession) throws
+        -> [TargetPush]
+    {
         let own = try Outbox.claim(limit: limit, lease: lease, routes: transport.routes, in: tx)
         let routes = transport.routes.filter { $0 != .android }
         guard own.count < limit, !routes.isEmpty else { return own }
-        return own + (try Walks.claim(limit: limit - own.count, lease: lease, routes: routes, in: tx))
+        // Other groups' messages first, with half of what is left: a huge walk never holds them back.
+        let others = try Walks.claim(limit: max(1, (limit - own.count) / 2), lease: lease, routes: routes, in: tx)
+        let ahead = try Walks.claimAhead(
+            of: onTheWire, limit: limit - own.count - others.count, lease: lease, in: tx)
+        return own + others + ahead
+    }
+
+    /// A walk's batch goes out only once the batch of the same message before it is recorded.
+    public func mustRecord(_ attempts: [Outbox.Attempt], before messages: [TargetPush]) -> Bool {
+        let walking = Set(messages.lazy.filter { $0.walk != nil }.map(\.id))
+        return !walking.isEmpty && attempts.contains { $0.push.walk != nil && walking.contains($0.push.id) }
     }
 
     public func pending(in session: PostgresSession) throws -> (count: Int, nextIn: Double?) {
@@ -37,8 +55,24 @@ public struct PushQueue: DeliveryQueue {
     }
 
     public func record(_ attempts: [Outbox.Attempt], in tx: PostgresSession) throws {
+        try record(attempts, holding: [], lease: 0, in: tx)
+    }
+
+    /// Records, renewing the lease of the walks whose next batch is in `holding`.
+    public func record(_ attempts: [Outbox.Attempt], holding: [TargetPush], lease: Int, in tx: PostgresSession)
+        throws
+    {
+        let held = Set(holding.lazy.filter { $0.walk != nil }.map(\.id))
         try Outbox.record(attempts.filter { $0.push.walk == nil }, in: tx)
-        try Walks.record(attempts.filter { $0.push.walk != nil }, in: tx)
+        try Walks.record(attempts.filter { $0.push.walk != nil }, holding: held, lease: lease, in: tx)
+        // Every walk batch held (also a message's first, claimed a round ago) is sent with a fresh lease.
+        if !held.isEmpty {
+            try tx.query(
+                """
+                UPDATE outbox SET claimed_until = now() + make_interval(secs => $2)
+                WHERE id = ANY($1::bigint[]) AND kind = 'group' AND state = 'pending' AND claimed_until IS NOT NULL
+                """, [Array(held), lease])
+        }
     }
 
     public func release(_ messages: [TargetPush], in tx: PostgresSession) throws {

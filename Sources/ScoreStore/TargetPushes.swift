@@ -66,11 +66,12 @@ public struct TargetPush: Sendable, Equatable {
     /// message's, `targetId` the member's.
     public var walk: Walk?
 
-    /// Where a walk's batch stands: the last member of the batch, and whether the batch reached the
-    /// group's last member.
+    /// Where a walk's batch stands: the last member of the batch, whether the batch reached the
+    /// group's last member, and the group walked.
     public struct Walk: Sendable, Equatable {
         public var through: Int
         public var last: Bool
+        public var group: Int
     }
 
     public init(

@@ -115,14 +115,9 @@ public enum Walks {
         let timestamp = try message.int("aps_timestamp")
         // A message's first batch is small: its first pushes leave at once, the next batches fill rounds.
         let limit = try message.int("walked_through") == 0 ? min(limit, firstBatch) : limit
-        let members = try tx.query(
-            """
-            SELECT a.id, a.push_token, a.environment, a.bundle_id, a.registered_at, a.route, a.fcm_token, a.fcm_kind,
-                   \(apnsId("a", timestamp: "$3::bigint"))::text AS apns_id,
-                   EXISTS (SELECT 1 FROM outbox q WHERE q.kind = 'push' AND q.activity_id = a.id
-                           AND q.state = 'pending' AND q.claimed_until >= now()) AS busy
-            FROM activities a WHERE a.group_id = $1 AND a.active AND a.id > $2 ORDER BY a.id LIMIT $4
-            """, [try message.int("group_id"), try message.int("walked_through"), timestamp, limit])
+        let members = try members(
+            group: try message.int("group_id"), after: try message.int("walked_through"), timestamp: timestamp,
+            limit: limit, in: tx)
         let last = members.count < limit
         let through = try members.rows.last?.int("id") ?? message.int("walked_through")
         // The message's fields are read once; each member's push is this one with its own fields.
@@ -133,7 +128,7 @@ public enum Walks {
             payload: try message.string("payload"), state: "pending", attempts: 1, lastStatus: nil, lastReason: nil,
             registeredAt: Date(timeIntervalSince1970: 0), createdAt: try message.date("created_at"))
         template.traceParent = try message.text("trace_parent")
-        template.walk = TargetPush.Walk(through: through, last: last)
+        template.walk = TargetPush.Walk(through: through, last: last, group: try message.int("group_id"))
         var busy: [Int] = []
         var pushes: [TargetPush] = []
         pushes.reserveCapacity(members.count)
@@ -142,18 +137,7 @@ public enum Walks {
                 busy.append(try row.int("id"))
                 continue
             }
-            var push = template
-            push.targetId = try row.int("id")
-            push.pushToken = try row.text("push_token") ?? ""
-            push.environment = try row.optionalValue("environment")
-            push.bundleId = try row.text("bundle_id")
-            push.apnsId = try row.string("apns_id")
-            push.registeredAt = try row.date("registered_at")
-            push.route = try row.value("route")
-            if push.route != .apns {
-                push.fcm = FCMAddress(kind: try row.text("fcm_kind"), value: try row.text("fcm_token"))
-            }
-            pushes.append(push)
+            pushes.append(try push(template, to: row))
         }
         if !busy.isEmpty { try copy(message: id, to: busy, in: tx) }
         if pushes.isEmpty {
@@ -162,6 +146,36 @@ public enum Walks {
             return last ? [] : try claimOne(limit: limit, lease: lease, routes: routes, in: tx)
         }
         return pushes
+    }
+
+    /// Up to `limit` active members of `group` after member `after`, in id order, each with the
+    /// `apns-id` of the message of `timestamp` and whether an own push of it is on the wire (`busy`).
+    static func members(group: Int, after: Int, timestamp: Int, limit: Int, in tx: PostgresSession) throws
+        -> PostgresResult
+    {
+        try tx.query(
+            """
+            SELECT a.id, a.push_token, a.environment, a.bundle_id, a.registered_at, a.route, a.fcm_token, a.fcm_kind,
+                   \(apnsId("a", timestamp: "$3::bigint"))::text AS apns_id,
+                   EXISTS (SELECT 1 FROM outbox q WHERE q.kind = 'push' AND q.activity_id = a.id
+                           AND q.state = 'pending' AND q.claimed_until >= now()) AS busy
+            FROM activities a WHERE a.group_id = $1 AND a.active AND a.id > $2 ORDER BY a.id LIMIT $4
+            """, [group, after, timestamp, limit])
+    }
+
+    /// `template`'s message to the member of `row` (a row of ``members(group:after:timestamp:limit:in:)``).
+    static func push(_ template: TargetPush, to row: PostgresRow) throws -> TargetPush {
+        var push = template
+        push.targetId = try row.int("id")
+        push.pushToken = try row.text("push_token") ?? ""
+        push.environment = try row.optionalValue("environment")
+        push.bundleId = try row.text("bundle_id")
+        push.apnsId = try row.string("apns_id")
+        push.registeredAt = try row.date("registered_at")
+        push.route = try row.value("route")
+        push.fcm =
+            push.route == .apns ? nil : FCMAddress(kind: try row.text("fcm_kind"), value: try row.text("fcm_token"))
+        return push
     }
 
     /// Gives `members` the message as a row of their own each (kind `push`, waiting), in order behind
@@ -178,18 +192,19 @@ public enum Walks {
 
     /// Moves a message's cursor through member `through`; `done`: the walk passed its last member (the
     /// message is sent). `released`: the claim's attempt is not counted.
-    private static func advance(message: Int, through: Int, done: Bool, released: Bool, in tx: PostgresSession)
-        throws
-    {
+    private static func advance(
+        message: Int, through: Int, done: Bool, released: Bool, renewLease: Int? = nil, in tx: PostgresSession
+    ) throws {
         try tx.query(
             """
-            UPDATE outbox SET walked_through = greatest(walked_through, $2), walked_at = now(), claimed_until = NULL,
+            UPDATE outbox SET walked_through = greatest(walked_through, $2), walked_at = now(),
+                claimed_until = CASE WHEN $5::int IS NOT NULL AND NOT $3 THEN now() + make_interval(secs => $5::int) END,
                 state = CASE WHEN $3 THEN 'sent' ELSE state END,
                 sent_at = CASE WHEN $3 THEN now() ELSE sent_at END,
                 last_status = CASE WHEN $3 THEN 200 ELSE last_status END,
                 attempts = CASE WHEN $4 THEN greatest(attempts - 1, 0) ELSE attempts END
             WHERE id = $1 AND state = 'pending'
-            """, [message, through, done, released])
+            """, [message, through, done, released, renewLease])
     }
 
     /// Records the answers of walked members, per message: the cursor passes every member up to the
@@ -197,7 +212,14 @@ public enum Walks {
     /// of its own (a retry waits for its time; a failure is final; a deactivation also deactivates its
     /// token or FCM registration) with its attempt in the history, and each that succeeded has its older
     /// pushes still waiting superseded (all of them by an end), as an accepted push does.
-    public static func record(_ attempts: [Outbox.Attempt], in tx: PostgresSession) throws {
+    ///
+    /// - Parameters:
+    ///   - holding: messages whose next batch the worker holds, claimed while this one was on the wire
+    ///     and sent once this record commits (``claimAhead(of:limit:lease:in:)``): their lease is renewed
+    ///     for `lease` seconds from now, for that batch's send.
+    public static func record(
+        _ attempts: [Outbox.Attempt], holding: Set<Int> = [], lease: Int = 0, in tx: PostgresSession
+    ) throws {
         for (message, answers) in Dictionary(grouping: attempts, by: \.push.id).sorted(by: { $0.key < $1.key }) {
             guard let walk = answers[0].push.walk else { continue }
             let sorted = answers.sorted { $0.push.targetId < $1.push.targetId }
@@ -253,7 +275,7 @@ public enum Walks {
             }
             try advance(
                 message: message, through: through, done: released == nil && walk.last, released: released != nil,
-                in: tx)
+                renewLease: released == nil && holding.contains(message) ? lease : nil, in: tx)
         }
     }
 

@@ -29,6 +29,62 @@ struct GroupWalkTests {
     }
 
     @Test(
+        "a walk's next batch is claimed while one is on the wire: the cursor waits for the record, which keeps the lease until the batch after is recorded"
+    )
+    func claimedAhead() async throws {
+        try await Harness.with { h in
+            let setup = h.connection
+            _ = try await setup.withSession { session in
+                try Activities.registerMany(
+                    gameId: Self.gameId, tokens: (1...2_500).map { String(format: "%064x", $0) },
+                    environment: .production, bundleId: "com.example.scores", frequentUpdates: false,
+                    at: Self.start.addingTimeInterval(45 * 60), in: session)
+            }
+            _ = try await Ingestor(connection: setup).ingest(Self.game)
+            try await Projector().catchUp(setup)
+            let state = { () async throws -> (through: Int, leased: Bool) in
+                let row = try await setup.query(
+                    """
+                    SELECT walked_through, claimed_until IS NOT NULL AS leased FROM outbox
+                    WHERE kind = 'group' ORDER BY id LIMIT 1
+                    """)[0]
+                return (try row.int("walked_through"), try row.bool("leased"))
+            }
+            @Sendable func sent(_ batch: [TargetPush]) -> [Outbox.Attempt] {
+                batch.map { Outbox.Attempt($0, status: 200, reason: nil, outcome: .sent) }
+            }
+            let claim = { () async throws -> [TargetPush] in
+                try await setup.transaction { try Walks.claim(limit: 1000, lease: 30, routes: [.apns], in: $0) }
+            }
+            let first = try await claim()
+            #expect(first.count == Walks.firstBatch)
+            let ahead = try await setup.transaction {
+                try Walks.claimAhead(of: first, limit: 1000, lease: 30, in: $0)
+            }
+            #expect(ahead.count == 1000 && ahead.allSatisfy { $0.id == first[0].id })
+            #expect(ahead.first!.targetId > first.last!.targetId && ahead.first!.walk!.through == ahead.last!.targetId)
+            #expect(try await state() == (0, true), "the cursor has not moved")
+            #expect(try await claim().isEmpty, "no other worker takes the message meanwhile")
+            try await setup.transaction { try Walks.record(sent(first), holding: [first[0].id], lease: 30, in: $0) }
+            #expect(try await state() == (first.last!.targetId, true), "recorded, the lease kept for the batch held")
+            #expect(try await claim().isEmpty)
+            try await setup.transaction { try Walks.record(sent(ahead), in: $0) }
+            #expect(try await state() == (ahead.last!.targetId, false))
+            let third = try await claim()
+            #expect(third.first!.targetId > ahead.last!.targetId && third.count == 1000)
+            // The last batch is not claimed ahead of.
+            #expect(third.last!.walk!.last == false)
+            let fourth = try await setup.transaction {
+                try Walks.claimAhead(of: third, limit: 1000, lease: 30, in: $0)
+            }
+            #expect(fourth.count == 400 && fourth.last!.walk!.last)
+            #expect(
+                try await setup.transaction { try Walks.claimAhead(of: fourth, limit: 1000, lease: 30, in: $0) }.isEmpty
+            )
+        }
+    }
+
+    @Test(
         "a worker killed mid-walk of a 10,000-token group: every token gets every push at least once, each end exactly once and last, at most one batch again, and no token of another group touched"
     )
     func killedMidWalk() async throws {
@@ -158,10 +214,19 @@ struct GroupWalkTests {
                 SELECT a.push_token, p.state, p.last_reason FROM outbox p JOIN activities a ON a.id = p.activity_id
                 ORDER BY p.id
                 """)
+            let described = try own.rows.map {
+                "\(try $0.string("push_token").prefix(4)) \(try $0.string("state")) \(try $0.text("last_reason") ?? "")"
+            }
+            // The 500'd member's retry may be on the wire when the end walks past it: the end is then its
+            // own row too (sent after the retry), as for any member whose own push is on the wire.
+            var rows = try own.rows.map { "\(try $0.string("push_token")) \(try $0.string("state"))" }.sorted()
+            if rows.filter({ $0 == "\(flaky) sent" }).count == 2 {
+                rows.removeAll { $0 == "\(flaky) sent" }
+                rows.append("\(flaky) sent")
+            }
             #expect(
-                try own.rows.map { "\(try $0.string("push_token")) \(try $0.string("state"))" }.sorted() == [
-                    "\(gone) failed", "\(gone) failed", "\(flaky) sent",
-                ], "rows of their own only for what differed")
+                rows.sorted() == ["\(gone) failed", "\(gone) failed", "\(flaky) sent"],
+                "rows of their own only for what differed: \(described)")
             func picture(_ token: String) async throws -> ActivityDelivery? {
                 try await h.connection.withSession {
                     try Activities.delivery(token: token, now: Date(), policy: ThrottlePolicy(), in: $0)
