@@ -107,7 +107,7 @@ public struct DeliveryWorker<Queue: DeliveryQueue>: Sendable {
     }
 
     /// Records a round's attempts in one transaction and tells ``observe``; `holding`: claimed messages
-    /// to send once this commits (``DeliveryQueue/record(_:holding:in:)``).
+    /// to send once this commits (``DeliveryQueue/record(_:holding:lease:in:)``).
     private func record(_ attempts: [Queue.Attempt], holding: [Queue.Message] = []) async throws {
         guard !attempts.isEmpty else { return }
         let started = ContinuousClock.now

@@ -4,7 +4,7 @@ extension Walks {
     /// Claims, while a round is on the wire, the batch after each of its walk batches that is not its
     /// walk's last: up to `limit` members in all, the message's lease renewed for `lease` seconds. The
     /// cursor does not move: the worker sends these only once the batch before has been recorded
-    /// (``record(_:holding:in:)`` keeps the lease meanwhile), so a crash still re-sends at most one batch,
+    /// (``record(_:holding:lease:in:)`` keeps the lease meanwhile), so a crash still re-sends at most one batch,
     /// and the local server is not kept waiting for the claim after each record.
     ///
     /// A batch with a member whose own push is on the wire is not claimed ahead: the walk takes it as
