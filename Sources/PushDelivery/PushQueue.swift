@@ -65,14 +65,6 @@ public struct PushQueue: DeliveryQueue {
         let held = Set(holding.lazy.filter { $0.walk != nil }.map(\.id))
         try Outbox.record(attempts.filter { $0.push.walk == nil }, in: tx)
         try Walks.record(attempts.filter { $0.push.walk != nil }, holding: held, lease: lease, in: tx)
-        // Every walk batch held (also a message's first, claimed a round ago) is sent with a fresh lease.
-        if !held.isEmpty {
-            try tx.query(
-                """
-                UPDATE outbox SET claimed_until = now() + make_interval(secs => $2)
-                WHERE id = ANY($1::bigint[]) AND kind = 'group' AND state = 'pending' AND claimed_until IS NOT NULL
-                """, [Array(held), lease])
-        }
     }
 
     public func release(_ messages: [TargetPush], in tx: PostgresSession) throws {

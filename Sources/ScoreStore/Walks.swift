@@ -277,6 +277,14 @@ public enum Walks {
                 message: message, through: through, done: released == nil && walk.last, released: released != nil,
                 renewLease: released == nil && holding.contains(message) ? lease : nil, in: tx)
         }
+        // Every walk batch held (also a message's first, claimed a round ago) is sent with a fresh lease.
+        if !holding.isEmpty {
+            try tx.query(
+                """
+                UPDATE outbox SET claimed_until = now() + make_interval(secs => $2)
+                WHERE id = ANY($1::bigint[]) AND kind = 'group' AND state = 'pending' AND claimed_until IS NOT NULL
+                """, [Array(holding), lease])
+        }
     }
 
     /// How many group messages wait (of groups reached by `routes`), and when the next one is due
