@@ -1,7 +1,7 @@
 import CLibPQ
 
 /// One statement of a ``PostgresSession/pipeline(_:)``.
-public struct PipelinedStatement {
+public struct PipelinedStatement: Sendable {
     public var sql: String
     public var parameters: [any PostgresEncodable]
     /// Run through a statement prepared on the connection (as ``PostgresSession/queryPrepared(_:_:)``).
@@ -155,7 +155,7 @@ extension PostgresSession {
 
     /// Reads and drops what is left of a pipeline up to its next sync point (or until nothing more
     /// comes, when the connection is lost), so the connection can leave pipeline mode.
-    private func drainPipeline() {
+    func drainPipeline() {
         var empty = 0
         while empty < 2 {
             guard let raw = PQgetResult(handle) else {

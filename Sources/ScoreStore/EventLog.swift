@@ -213,23 +213,47 @@ public enum EventLog {
         in session: PostgresSession
     ) throws -> [AppendOutcome]? {
         guard !entries.isEmpty else { return [] }
-        // An id twice would fail the insert after taking positions: decided here, for free.
-        guard Set(entries.lazy.map(\.message.id)).count == entries.count else { return nil }
-        var next = versions
-        let rows = entries.map { entry in
-            let version = next[entry.message.gameId, default: 0] + 1
-            next[entry.message.gameId] = version
-            return (entry, version)
-        }
+        guard let append = KnownAppend(entries, atKnown: versions, traceParents: traceParents) else { return nil }
         let results: [PostgresResult]
         do {
-            results = try session.pipeline(knownStatements(rows, checking: versions, traceParents: traceParents))
+            results = try session.pipeline(append.statements)
         } catch {
-            guard error.sqlState == headsMoved || error.isUniqueViolation else { throw error }
+            guard KnownAppend.refuses(error) else { throw error }
             return nil
         }
-        let positions = try Dictionary(uniqueKeysWithValues: positions(results[2]))
-        return rows.map { .appended(position: positions[$0.0.message.id] ?? 0, version: $0.1) }
+        return try append.outcomes(results)
+    }
+
+    /// A batch to append at the stream versions the writer knows, as
+    /// ``append(_:atKnown:traceParents:in:)`` appends it: each entry at the next version of its stream,
+    /// and the statements (the append lock, the check, the insert) to send as one transaction.
+    public struct KnownAppend: Sendable {
+        let rows: [(Entry, Int)]
+        public let statements: [PipelinedStatement]
+
+        /// `nil` when an id is twice in the batch (the insert would fail after taking positions).
+        public init?(_ entries: [Entry], atKnown versions: [String: Int], traceParents: [String?]) {
+            guard Set(entries.lazy.map(\.message.id)).count == entries.count else { return nil }
+            var next = versions
+            rows = entries.map { entry in
+                let version = next[entry.message.gameId, default: 0] + 1
+                next[entry.message.gameId] = version
+                return (entry, version)
+            }
+            statements = knownStatements(rows, checking: versions, traceParents: traceParents)
+        }
+
+        /// The outcomes, from the statements' results.
+        public func outcomes(_ results: [PostgresResult]) throws -> [AppendOutcome] {
+            let positions = try Dictionary(uniqueKeysWithValues: positions(results[2]))
+            return rows.map { .appended(position: positions[$0.0.message.id] ?? 0, version: $0.1) }
+        }
+
+        /// Whether `error` is the log refusing the batch (a stream not at its version, an id already
+        /// stored), with nothing appended: the writer then takes the path that reads the heads.
+        public static func refuses(_ error: PostgresError) -> Bool {
+            error.sqlState == headsMoved || error.isUniqueViolation
+        }
     }
 
     /// One append at known versions: the append lock, the check that each game of `heads` is at its

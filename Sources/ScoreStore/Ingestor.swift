@@ -2,44 +2,6 @@ import Logging
 import PostgresClient
 import ScoreDomain
 
-/// Why the ingest refused a message.
-public enum IngestRefusal: Sendable, Equatable, CustomStringConvertible {
-    /// The fold refuses it: the game's rules.
-    case fold(FoldError)
-    /// Its id already stands for another message.
-    case idConflict(IdConflict)
-
-    /// The stable code: the fold's, or `id-conflict`.
-    public var code: String {
-        switch self {
-        case .fold(let error): error.code
-        case .idConflict: IdConflict.code
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .fold(let error): error.description
-        case .idConflict(let conflict): conflict.description
-        }
-    }
-}
-
-/// A message refused part-way through a batch: the messages before `index` were handled (their
-/// outcomes are in `outcomes`), nothing of the refused one or after it was stored. A batch that
-/// holds one id twice with different content is refused whole: `outcomes` is empty.
-public struct IngestRejection: Error, Sendable, CustomStringConvertible {
-    /// Outcomes of the messages before the refused one.
-    public var outcomes: [AppendOutcome]
-    /// Index of the refused message in the batch.
-    public var index: Int
-    public var messageId: String
-    public var error: IngestRefusal
-
-    public var code: String { error.code }
-    public var description: String { "message \"\(messageId)\" rejected: \(error)" }
-}
-
 /// The write path: messages → fold check against each game's committed state → event log.
 ///
 /// The fold runs BEFORE the append, so the log only holds events the fold accepts. Every decision is
@@ -47,17 +9,27 @@ public struct IngestRejection: Error, Sendable, CustomStringConvertible {
 /// the transaction reads each game's stream version (with the ids already stored, in one statement)
 /// and uses a cached fold only when it is at exactly that version; otherwise it folds the stream
 /// again. The cache is a hint that saves reading streams, never a source of truth; it only ever
-/// moves a game on to a newer state. When every game of a group has a cached fold, the group is
-/// judged against it and appended at its versions in one round trip, with the log checking those
-/// versions under the lock (``EventLog/append(_:atKnown:traceParents:in:)``); whatever that cannot
-/// settle takes the reading path. Projections are built from the log afterwards by the ``Projector``.
+/// moves a game on to a newer state. Projections are built from the log afterwards by the
+/// ``Projector``.
 ///
-/// **Group commit.** Calls that arrive while a transaction is under way wait, and the next
-/// transaction takes all of them: one lock, one read of the heads, one append statement and one
-/// commit (one flush) for the group. Each call is still judged on its own, in arrival order, against
-/// what the calls before it in the group left: it gets its own outcomes, or its own
-/// ``IngestRejection``, and a refused call never takes its neighbours down.
+/// **Group commit.** Calls that arrive while a transaction is under way wait, and a later
+/// transaction takes them together: one lock, one append statement and one commit (one flush) for
+/// the group. Each call is still judged on its own, in arrival order, against what the calls before
+/// it in the group left: it gets its own outcomes, or its own ``IngestRejection``, and a refused call
+/// never takes its neighbours down.
+///
+/// **Chained.** When every game of a group has a known fold (cached, or left by a group on its
+/// way), the group is judged against it and sent as a transaction that appends at those versions
+/// (``EventLog/KnownAppend``: the append lock, the log's check of the versions, the insert), chained
+/// behind the groups on their way (``PostgresSession/sendChained(_:closing:)``): the server commits
+/// one while the next is judged and sent, and runs a group only when every group before it
+/// committed. Two groups are on their way at most; the calls waiting follow once they are half the
+/// calls in play, so callers that call again when answered settle into two groups taking turns. A
+/// group the log refuses (another writer moved a stream, an id already stored), and the groups the
+/// server skipped behind it, are judged again on the path that reads the heads, in order.
 public actor Ingestor {
+    /// The ingest's own connection. Other statements may run on it only while no ingest is under
+    /// way: groups on their way keep it in pipeline mode.
     public let connection: PostgresConnection
     /// The last known fold of each game seen: `nil` means the game has no events yet.
     private var states: [String: ScoreState?] = [:]
@@ -72,11 +44,43 @@ public actor Ingestor {
 
     private var queue: [Call] = []
     private var waiting: [Int: CheckedContinuation<[AppendOutcome], any Error>] = [:]
-    private var finished: [Int: Result<[AppendOutcome], any Error>] = [:]
     private var nextCall = 0
     private var committing = false
     /// Transactions committed (or tried) so far: fewer than the calls when they were grouped.
     public private(set) var transactions = 0
+
+    /// Groups on their way to the server at a time, chained (``PostgresSession/sendChained(_:)``).
+    static let depth = 2
+    /// Wakes a read of the chain when a call arrives that could be sent meanwhile (`nil`: no pipe
+    /// could be made, and a read waits for its answer).
+    private let wakeup = try? ChainWakeup()
+    /// A read of the chain is waiting and may be woken by a new call.
+    private var listening = false
+    /// The calls of the groups on their way.
+    private var sentCalls = 0
+
+    /// Whether the calls waiting are sent behind the groups on their way now, rather than after the
+    /// oldest is answered: once they are half the calls in play (waiting or on their way). So
+    /// callers that wait for their answer before calling again settle into two groups of about the
+    /// same size: one on the server while the other is answered and calls again.
+    private var sendsNow: Bool { queue.count >= max(1, (sentCalls + queue.count) / 2) }
+
+    /// How many of the calls waiting the next group takes: at most half the calls in play, rounded up.
+    private var groupSize: Int { min(queue.count, (sentCalls + queue.count + 1) / 2) }
+    /// The connection is in a chain (pipeline mode).
+    private var chained = false
+
+    /// One group sent in the chain, not answered yet.
+    private struct Flight {
+        var calls: [Call]
+        var verdicts: [GroupJudgement.Verdict]
+        var append: EventLog.KnownAppend
+        /// Each game of the group, in the state the group leaves it.
+        var states: [String: ScoreState?]
+        /// Sent with the sync point that ends the chain: nothing is chained behind it.
+        var closing = false
+        var answer: ChainedAnswer
+    }
 
     public init(connection: PostgresConnection) {
         self.connection = connection
@@ -102,31 +106,179 @@ public actor Ingestor {
     {
         let id = nextCall
         nextCall += 1
-        queue.append(Call(id: id, entries: entries, partial: partial, traceParent: traceParent))
-        guard !committing else {
-            // A transaction is under way: the next one takes this call with the others waiting.
-            return try await withCheckedThrowingContinuation { continuation in
-                if let result = finished.removeValue(forKey: id) {
-                    continuation.resume(with: result)
-                } else {
-                    waiting[id] = continuation
+        return try await withCheckedThrowingContinuation { continuation in
+            waiting[id] = continuation
+            queue.append(Call(id: id, entries: entries, partial: partial, traceParent: traceParent))
+            if committing {
+                // Groups are under way: a later one takes this call with the others waiting.
+                if listening, sendsNow {
+                    listening = false
+                    wakeup?.signal()
                 }
+            } else {
+                // A task of its own commits, so no caller waits for others' calls after its own is answered.
+                committing = true
+                Task { await self.commitAll() }
             }
         }
-        committing = true
-        while !queue.isEmpty {
-            let group = queue
-            queue = []
-            for (call, result) in await commit(group) {
-                if call != id, let continuation = waiting.removeValue(forKey: call) {
-                    continuation.resume(with: result)
-                } else {
-                    finished[call] = result
-                }
-            }
-        }
+    }
+
+    /// Commits until no call is left.
+    private func commitAll() async {
+        repeat {
+            // Callers resumed together (answered by the same group) call again behind the first of
+            // them: they join its group, rather than it going alone and the others after it.
+            await Task.yield()
+            await drain()
+        } while !queue.isEmpty
         committing = false
-        return try finished.removeValue(forKey: id)!.get()
+    }
+
+    /// Commits groups until no call is left: each group of the calls waiting, chained behind the
+    /// groups on their way when every game of it has a known fold (the server commits one while the
+    /// next is judged and sent), else through ``commit(_:)`` once the chain is answered.
+    private func drain() async {
+        var flights: [Flight] = []
+        while true {
+            if !queue.isEmpty, flights.count < Self.depth, flights.last?.closing != true, flights.isEmpty || sendsNow {
+                let size = groupSize
+                if var flight = ahead(Array(queue[..<size]), after: flights) {
+                    queue.removeFirst(size)
+                    // Alone: sent with the chain's end, so its answer is one round trip.
+                    flight.closing = flights.isEmpty && queue.isEmpty
+                    flights = await send(flight, behind: flights)
+                    continue
+                }
+                if flights.isEmpty {
+                    await closeChain()
+                    let group = queue
+                    queue = []
+                    deliver(await commit(group))
+                    continue
+                }
+            }
+            guard let oldest = flights.first else { break }
+            flights = await read(oldest, then: flights.dropFirst())
+            sentCalls = flights.reduce(0) { $0 + $1.calls.count }
+        }
+        await closeChain()
+    }
+
+    /// Sends a group in the chain, behind the groups on their way; the groups on their way after it
+    /// (none when the connection failed: every call sent is then answered with the error, as what
+    /// reached the server is unknown).
+    private func send(_ flight: Flight, behind flights: [Flight]) async -> [Flight] {
+        transactions += 1
+        let (opening, statements, closing) = (!chained, flight.append.statements, flight.closing)
+        var flight = flight
+        flight.answer = ChainedAnswer(statements, closing: closing)
+        chained = true
+        do {
+            try await connection.withSession { session in
+                if opening { try session.openChain(preparing: statements) }
+                try session.sendChained(statements, closing: closing)
+            }
+            sentCalls += flight.calls.count
+            return flights + [flight]
+        } catch {
+            for flight in flights + [flight] { deliver(flight.calls.map { ($0.id, .failure(error)) }) }
+            sentCalls = 0
+            await closeChain()
+            return []
+        }
+    }
+
+    /// Reads the oldest group's answer (or returns early when a call arrives meanwhile that can be
+    /// sent) and answers its calls; the groups still on their way, in order.
+    private func read(_ oldest: Flight, then rest: ArraySlice<Flight>) async -> [Flight] {
+        var oldest = oldest
+        let (answer, last, wakeup) = (oldest.answer, rest.isEmpty, wakeup)
+        listening = rest.count + 1 < Self.depth && !oldest.closing
+        let read: (ChainedAnswer, Result<[PostgresResult], PostgresError>?)
+        do {
+            read = try await connection.withSession { session in
+                var answer = answer
+                let result = try session.readChained(&answer, or: wakeup)
+                // The last one answered: the connection leaves the chain before its callers go on
+                // (a closing one has left it already).
+                if result != nil, last { session.closeChain() }
+                return (answer, result)
+            }
+        } catch {
+            listening = false
+            for flight in [oldest] + rest { deliver(flight.calls.map { ($0.id, .failure(error)) }) }
+            await closeChain()
+            return []
+        }
+        listening = false
+        oldest.answer = read.0
+        guard let result = read.1 else { return [oldest] + rest }
+        if last { chained = false }
+        switch result {
+        case .success(let results):
+            do {
+                let outcomes = try oldest.append.outcomes(results)
+                keep(oldest.states)
+                deliver(zip(oldest.calls, Self.split(outcomes, oldest.verdicts)).map { ($0.id, $1) })
+            } catch {
+                deliver(oldest.calls.map { ($0.id, .failure(error)) })
+            }
+            return Array(rest)
+        case .failure(let error):
+            // The server skipped every group sent after it: those (and this one, when the log
+            // refused it) are judged again against the log as committed, in order, in one transaction.
+            await closeChain()
+            for game in oldest.states.keys { states.removeValue(forKey: game) }
+            if EventLog.KnownAppend.refuses(error) || error.sqlState == PostgresSession.chainSkipped {
+                deliver(await commit(([oldest] + rest).flatMap(\.calls)))
+            } else {
+                deliver(oldest.calls.map { ($0.id, .failure(error)) })
+                if !rest.isEmpty { deliver(await commit(rest.flatMap(\.calls))) }
+            }
+            return []
+        }
+    }
+
+    /// The group judged against each game's state after the groups on their way (the last flight
+    /// that has the game, else the cache), ready to chain: `nil` when a game has no known state, a
+    /// call is refused or an id is twice in the group (the group then takes ``commit(_:)``).
+    private func ahead(_ calls: [Call], after flights: [Flight]) -> Flight? {
+        var known: [String: ScoreState?] = [:]
+        for call in calls {
+            for entry in call.entries where known[entry.message.gameId] == nil {
+                let game = entry.message.gameId
+                if let flight = flights.last(where: { $0.states[game] != nil }) {
+                    known[game] = flight.states[game]!
+                } else if let state = states[game] {
+                    known[game] = state
+                } else {
+                    return nil
+                }
+            }
+        }
+        var judged = GroupJudgement(states: known, stored: [:])
+        let verdicts = calls.map { judged.judge($0.entries.map(\.message), partial: $0.partial) }
+        guard verdicts.allSatisfy({ $0.rejection == nil }) else { return nil }
+        let (accepted, traceParents) = Self.accepted(calls, verdicts)
+        guard !accepted.isEmpty,
+            let append = EventLog.KnownAppend(
+                accepted, atKnown: known.mapValues { $0?.version ?? 0 }, traceParents: traceParents)
+        else { return nil }
+        return Flight(
+            calls: calls, verdicts: verdicts, append: append, states: judged.states,
+            answer: ChainedAnswer(append.statements))
+    }
+
+    /// Leaves the chain, if the connection is in one (a sync point; what is unread is dropped).
+    private func closeChain() async {
+        guard chained else { return }
+        chained = false
+        _ = try? await connection.withSession { $0.closeChain() }
+    }
+
+    /// Answers calls.
+    private func deliver(_ results: [(Int, Result<[AppendOutcome], any Error>)]) {
+        for (call, result) in results { waiting.removeValue(forKey: call)?.resume(with: result) }
     }
 
     /// Ingests one message.
@@ -140,7 +292,6 @@ public actor Ingestor {
         let games = Set(messages.map(\.gameId))
         let cached = states.filter { games.contains($0.key) }
         transactions += 1
-        if cached.count == games.count, let results = await commit(calls, knowing: cached) { return results }
         do {
             let (outcomes, folded) = try await connection.transaction(beginning: EventLog.appendLock) { tx in
                 let heads = try EventLog.heads(of: messages, in: tx)
@@ -160,32 +311,6 @@ public actor Ingestor {
             }
             keep(folded)
             return zip(calls, outcomes).map { ($0.id, $1) }
-        } catch {
-            return calls.map { ($0.id, .failure(error)) }
-        }
-    }
-
-    /// The one-round-trip commit, when every game of the group has a cached fold: the calls are
-    /// judged against the cache and appended at its versions (``EventLog/append(_:atKnown:traceParents:in:)``),
-    /// which the log checks under the append lock. `nil`, with nothing stored, when a call is refused,
-    /// an id is already stored or the log is not where the cache says: the group then takes the
-    /// path that reads the heads, and is judged there against the log as committed.
-    private func commit(_ calls: [Call], knowing cached: [String: ScoreState?]) async
-        -> [(Int, Result<[AppendOutcome], any Error>)]?
-    {
-        var judged = GroupJudgement(states: cached, stored: [:])
-        let verdicts = calls.map { judged.judge($0.entries.map(\.message), partial: $0.partial) }
-        guard verdicts.allSatisfy({ $0.rejection == nil }) else { return nil }
-        let (accepted, traceParents) = Self.accepted(calls, verdicts)
-        let versions = cached.mapValues { $0?.version ?? 0 }
-        do {
-            guard
-                let outcomes = try await connection.withSession({
-                    try EventLog.append(accepted, atKnown: versions, traceParents: traceParents, in: $0)
-                })
-            else { return nil }
-            keep(judged.states)
-            return zip(calls, Self.split(outcomes, verdicts)).map { ($0.id, $1) }
         } catch {
             return calls.map { ($0.id, .failure(error)) }
         }
@@ -233,82 +358,5 @@ public actor Ingestor {
             }
         }
         return state
-    }
-}
-
-/// The fold's verdict on the calls of one group, in order, each against what the calls before it
-/// left: pure.
-struct GroupJudgement {
-    /// What one call keeps: how many of its messages (a prefix) are appended, and its refusal.
-    struct Verdict {
-        var accepted: Int
-        var rejection: IngestRejection?
-    }
-
-    /// Each game's state after the calls judged so far.
-    private(set) var states: [String: ScoreState?]
-    /// Messages stored before the group, by id.
-    let stored: [String: EventLog.StoredMessage]
-    /// The messages accepted so far in the group, by id.
-    private var seen: [String: FeedMessage] = [:]
-
-    init(states: [String: ScoreState?], stored: [String: EventLog.StoredMessage]) {
-        self.states = states
-        self.stored = stored
-    }
-
-    /// Judges one call's messages: duplicates (an id already stored or accepted, with the same
-    /// content) are never folded; an id reused with other content is refused like a message the
-    /// fold refuses. A refusal keeps the messages before it (`partial`) or none of the call; a call
-    /// that holds one id twice with different content is refused whole.
-    mutating func judge(_ messages: [FeedMessage], partial: Bool) -> Verdict {
-        if let (index, _, conflict) = IdConflict.first(in: messages) {
-            let refusal = IngestRefusal.idConflict(conflict)
-            return Verdict(
-                accepted: 0,
-                rejection: IngestRejection(outcomes: [], index: index, messageId: conflict.messageId, error: refusal))
-        }
-        // Applied in place, and undone for a refusal that keeps nothing: a copy of the group's
-        // dictionaries per call cost time in the square of the group's calls.
-        var before: [String: ScoreState??] = [:]
-        var added: [String] = []
-        var kept = 0
-        var rejection: IngestRejection?
-        scan: for (index, message) in messages.enumerated() {
-            let earlier =
-                stored[message.id].map { ($0.message, Optional($0.position)) } ?? seen[message.id].map { ($0, nil) }
-            if let (earlier, position) = earlier {
-                if let conflict = IdConflict.between(message, earlier, position: position) {
-                    rejection = IngestRejection(
-                        outcomes: [], index: index, messageId: message.id, error: .idConflict(conflict))
-                    break scan
-                }
-                kept += 1
-                continue
-            }
-            switch Result(catching: { () throws(FoldError) in
-                try ScoreFold.apply(message, to: states[message.gameId] ?? nil)
-            }) {
-            case .success(let next):
-                if before.index(forKey: message.gameId) == nil {
-                    before.updateValue(states[message.gameId], forKey: message.gameId)
-                }
-                states[message.gameId] = next
-                seen[message.id] = message
-                added.append(message.id)
-                kept += 1
-            case .failure(let error):
-                rejection = IngestRejection(outcomes: [], index: index, messageId: message.id, error: .fold(error))
-                break scan
-            }
-        }
-        if rejection != nil, !partial {
-            for (game, state) in before {
-                if let state { states[game] = state } else { states.removeValue(forKey: game) }
-            }
-            for id in added { seen.removeValue(forKey: id) }
-            return Verdict(accepted: 0, rejection: rejection)
-        }
-        return Verdict(accepted: kept, rejection: rejection)
     }
 }

@@ -267,3 +267,66 @@ struct GroupJudgementTests {
         #expect(group.states["g1"]??.homeScore == 1)
     }
 }
+
+extension IngestorTests {
+    @Test(
+        "groups chained on a connection, beside another writer on the same games: no stream lost or forked, a duplicate is one, a refusal spares the rest"
+    )
+    func chained() async throws {
+        try await withStore { connection in
+            let other = try await PostgresConnection.connect(try await TestURL.current(connection))
+            let ingestors = [Ingestor(connection: connection), Ingestor(connection: other)]
+            let rename: @Sendable (String, Int) -> String = { json, game in
+                json.replacingOccurrences(of: "\"g1\"", with: "\"c\(game)\"")
+                    .replacingOccurrences(of: "\"id\":\"", with: "\"id\":\"c\(game)-")
+            }
+            for game in 0..<4 {
+                for ingestor in ingestors {
+                    _ = try await ingestor.ingest(try [scheduledJSON, started].map { try message(rename($0, game)) })
+                }
+            }
+            // 16 writers on 4 games, half through each ingestor, 10 runs each, then each sends its
+            // first run again; one more call is refused. The other ingestor's appends move the streams
+            // under the first one's chain, so its chained groups are refused and judged again.
+            let answers = try await withThrowingTaskGroup(of: [String].self) { group in
+                for writer in 0..<16 {
+                    group.addTask {
+                        let ingestor = ingestors[writer % 2]
+                        let run = { (n: Int) in
+                            try message(
+                                #"{"id":"w\#(writer)-\#(n)","gameId":"c\#(writer % 4)","at":"2026-04-01T17:30:00Z","type":"run.scored","team":"home"}"#
+                            )
+                        }
+                        for n in 0..<10 {
+                            guard case .appended = try await ingestor.ingest(try run(n)) else {
+                                throw IngestTestError("w\(writer)-\(n)")
+                            }
+                        }
+                        return ["\(try await ingestor.ingest(try run(0)))".components(separatedBy: "(")[0]]
+                    }
+                }
+                group.addTask {
+                    do {
+                        _ = try await ingestors[0].ingest(try message(rename(homeRun, 9)))
+                        return ["stored"]
+                    } catch let rejection as IngestRejection {
+                        return [rejection.code]
+                    }
+                }
+                var all: [String] = []
+                for try await part in group { all += part }
+                return all
+            }
+            #expect(answers.sorted() == Array(repeating: "duplicate", count: 16) + ["game-not-scheduled"])
+            #expect(try await count("events", connection) == 4 * 42)
+            for game in 0..<4 {
+                let versions = try await connection.query(
+                    "SELECT stream_version FROM events WHERE stream_id = $1 ORDER BY position", ["c\(game)"])
+                #expect(try versions.rows.map { try $0.int("stream_version") } == Array(1...42), "game c\(game)")
+            }
+            // Out of the chain: the connection runs other statements.
+            #expect(try await connection.query("SELECT 1 AS one")[0].int("one") == 1)
+            await other.close()
+        }
+    }
+}
