@@ -64,10 +64,10 @@ public struct ChainedAnswer: Sendable {
 /// between them. So the server starts transaction *k + 1* the moment *k* commits, and when *k*
 /// fails, the server skips everything sent after it, up to the sync point that ends the chain: a
 /// transaction runs only when every one before it committed (PostgreSQL's pipeline mode with
-/// several explicit transactions). Unlike ``pipelineTransactions(depth:next:answer:)``, the
-/// transactions are sent and their answers read in separate calls, so a caller can build the next
-/// one while the server runs the last; all on the connection's own queue, and no other statement
-/// runs on the connection between ``openChain(preparing:)`` and ``closeChain()``.
+/// several explicit transactions). The transactions are sent and their answers read in separate
+/// calls, so a caller can build the next one while the server runs the last; all on the
+/// connection's own queue, and no other statement runs on the connection between
+/// ``openChain(preparing:)`` and ``closeChain()``.
 extension PostgresSession {
     static let chainBegin = PipelinedStatement("BEGIN", prepared: true)
     static let chainCommit = PipelinedStatement("COMMIT", prepared: true)

@@ -23,79 +23,18 @@ extension PostgresSession {
     /// - Returns: one result per statement, in order.
     /// - Throws: the first failing statement's ``PostgresError`` (nothing is committed).
     public func pipeline(_ statements: [PipelinedStatement]) throws(PostgresError) -> [PostgresResult] {
-        var answer: Result<[PostgresResult], PostgresError>?
-        try pipelineTransactions(depth: 1) { [statements] index in
-            index == 0 ? statements : nil
-        } answer: {
-            answer = $1
-        }
-        return try answer!.get()
-    }
-
-    /// Runs transactions back to back in one pipeline, each its statements as one implicit transaction
-    /// (as ``pipeline(_:)`` runs one), with up to `depth` of them sent and not yet answered: the server
-    /// starts transaction *k + 1* as soon as *k* commits, while `next` builds the one after and its
-    /// answers travel back. Must be called outside a transaction.
-    ///
-    /// A failing transaction keeps nothing of its own, and does not stop those sent behind it: when
-    /// the later ones depend on it, their statements must say so (a check that fails in turn).
-    /// - Parameters:
-    ///   - next: transaction *k*'s statements, given *k* (from 0), or `nil` when there are no more;
-    ///     not called again after it returned `nil`.
-    ///   - answer: each transaction's results, or its first failing statement's error, in order.
-    ///     Called once per transaction sent.
-    /// - Throws: a ``PostgresError`` only when the connection fails (what was sent is then unknown).
-    public func pipelineTransactions(
-        depth: Int = 2, next: (Int) -> [PipelinedStatement]?,
-        answer: (Int, Result<[PostgresResult], PostgresError>) -> Void
-    ) throws(PostgresError) {
         assert(PostgresConnection.isOnConnectionQueue, "libpq called off the connection's queue")
-        precondition(depth >= 1)
-        var index = 0
-        var exhausted = false
-        func pull() -> [PipelinedStatement]? {
-            guard !exhausted else { return nil }
-            let statements = next(index)
-            exhausted = statements == nil
-            return statements
-        }
-        var pending = pull()
-        guard pending != nil else { return }
-        // The first transaction's statements are prepared before the pipeline, the first time (a
-        // one-off round trip); a later one's statement not prepared yet is sent unnamed.
+        // Statements to prepare are prepared before the pipeline, the first time (a one-off round trip).
         var names: [String?] = []
-        for statement in pending ?? [] {
+        for statement in statements {
             names.append(statement.prepared ? try preparedName(statement.sql, statement.parameters) : nil)
         }
         guard PQenterPipelineMode(handle) == 1 else {
-            throw PostgresError.from(result: nil, connection: handle, statement: pending?.first?.sql ?? "")
+            throw PostgresError.from(result: nil, connection: handle, statement: statements.first?.sql ?? "")
         }
         defer { PQexitPipelineMode(handle) }
-        var inFlight: [[PipelinedStatement]] = []
-        var answered = 0
-        while true {
-            if let statements = pending {
-                try send(statements, names: names)
-                inFlight.append(statements)
-                index += 1
-                pending = inFlight.count < depth ? pull() : nil
-                names = knownNames(pending)
-                if pending != nil { continue }
-            }
-            guard !inFlight.isEmpty else { return }
-            // The window is full (or nothing more comes): the oldest answer, then the next transaction.
-            answer(answered, try readAnswers(inFlight.removeFirst()))
-            answered += 1
-            if pending == nil {
-                pending = pull()
-                names = knownNames(pending)
-            }
-        }
-    }
-
-    /// The names of the statements already prepared on this connection (`nil`: sent unnamed).
-    private func knownNames(_ statements: [PipelinedStatement]?) -> [String?] {
-        (statements ?? []).map { $0.prepared ? prepared.name(of: $0.sql) : nil }
+        try send(statements, names: names)
+        return try readAnswers(statements).get()
     }
 
     /// Sends one transaction's statements and its sync point.

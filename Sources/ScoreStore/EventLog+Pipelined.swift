@@ -1,15 +1,13 @@
 import PostgresClient
 
 extension EventLog {
-    /// Appends batches back to back on one connection, each its own transaction as
-    /// ``append(_:atKnown:traceParents:in:)`` makes it (the append lock, the check, the insert), at the
-    /// versions the batches before it leave. Two are on their way at a time
-    /// (``PostgresSession/pipelineTransactions(depth:next:answer:)``): the server commits one while
-    /// the next is taken from `batches`, built and sent. Must be called outside a transaction.
-    ///
-    /// A batch's check also names the games of the batch before it, at their versions after it. So a
-    /// batch refused fails the one sent behind it, and that one the next: the log never holds a batch
-    /// without every batch before it, and positions follow the batches' order.
+    /// Appends batches back to back on one connection, each its own transaction as ``KnownAppend``
+    /// makes it (the append lock, the check of its games' versions, the insert), at the versions the
+    /// batches before it leave. They are chained (``PostgresSession/sendChained(_:closing:)``), two on
+    /// their way at a time: the server commits one while the next is taken from `batches`, built and
+    /// sent, and runs a batch only when every batch before it committed. So the log never holds a
+    /// batch without every batch before it, and positions follow the batches' order. Must be called
+    /// outside a transaction.
     /// - Parameters:
     ///   - batches: taken one at a time as there is room (none after a refusal is known). An empty
     ///     batch is skipped.
@@ -24,54 +22,62 @@ extension EventLog {
         appended: ([Entry], [AppendOutcome]) -> Void
     ) throws -> [[Entry]] {
         var assumed = versions
-        var previous: [String: Int] = [:]
-        var inFlight: [(entries: [Entry], rows: [(Entry, Int)])] = []
+        var inFlight: [(entries: [Entry], append: KnownAppend, answer: ChainedAnswer)] = []
         var refused: [[Entry]] = []
         var heldBack: [Entry]?
         var failure: (any Error)?
-        try session.pipelineTransactions { _ in
-            guard refused.isEmpty, heldBack == nil, failure == nil else { return nil }
-            var batch: [Entry] = []
-            while batch.isEmpty {
-                guard let following = batches.next() else { return nil }
-                batch = following
+        var chained = false
+        defer { if chained { session.closeChain() } }
+        while true {
+            while inFlight.count < 2, refused.isEmpty, heldBack == nil, let batch = nextBatch(&batches) {
+                let games = Set(batch.lazy.map(\.message.gameId))
+                // An id twice would fail the insert after taking positions: kept back, for the heads' path.
+                guard
+                    let append = KnownAppend(
+                        batch, atKnown: Dictionary(uniqueKeysWithValues: games.map { ($0, assumed[$0, default: 0]) }),
+                        traceParents: [])
+                else {
+                    heldBack = batch
+                    break
+                }
+                if !chained {
+                    try session.openChain(preparing: append.statements)
+                    chained = true
+                }
+                try session.sendChained(append.statements)
+                for (entry, version) in append.rows { assumed[entry.message.gameId] = version }
+                inFlight.append((batch, append, ChainedAnswer(append.statements)))
             }
-            // An id twice would fail the insert after taking positions: kept back, for the heads' path.
-            guard Set(batch.lazy.map(\.message.id)).count == batch.count else {
-                heldBack = batch
-                return nil
-            }
-            var check = previous
-            var after: [String: Int] = [:]
-            let rows = batch.map { entry in
-                let game = entry.message.gameId
-                let version = assumed[game, default: 0] + 1
-                if after[game] == nil { check[game] = version - 1 }
-                assumed[game] = version
-                after[game] = version
-                return (entry, version)
-            }
-            previous = after
-            inFlight.append((batch, rows))
-            return knownStatements(rows, checking: check, traceParents: [])
-        } answer: { _, result in
-            let (entries, rows) = inFlight.removeFirst()
-            switch result {
-            case .success(let results):
-                // (Never after a refusal: the check of a batch behind a refused one names its games.)
+            guard !inFlight.isEmpty else { break }
+            var (entries, append, answer) = inFlight.removeFirst()
+            switch try session.readChained(&answer, or: nil)! {
+            case .success(let results) where refused.isEmpty:
                 do {
-                    let positions = try Dictionary(uniqueKeysWithValues: positions(results[2]))
-                    for (entry, version) in rows { versions[entry.message.gameId] = version }
-                    appended(entries, rows.map { .appended(position: positions[$0.0.message.id] ?? 0, version: $0.1) })
+                    let outcomes = try append.outcomes(results)
+                    for (entry, version) in append.rows { versions[entry.message.gameId] = version }
+                    appended(entries, outcomes)
                 } catch {
                     failure = failure ?? error
+                    refused.append(entries)
                 }
+            case .success:
+                refused.append(entries)  // (Never: the server skips what follows a failure.)
             case .failure(let error):
-                if error.sqlState != headsMoved && !error.isUniqueViolation { failure = failure ?? error }
+                if !KnownAppend.refuses(error) && error.sqlState != PostgresSession.chainSkipped {
+                    failure = failure ?? error
+                }
                 refused.append(entries)
             }
         }
         if let failure { throw failure }
         return refused + (heldBack.map { [$0] } ?? [])
+    }
+
+    /// The next batch that is not empty, if any.
+    private static func nextBatch<Batches: IteratorProtocol<[Entry]>>(_ batches: inout Batches) -> [Entry]? {
+        while let batch = batches.next() {
+            if !batch.isEmpty { return batch }
+        }
+        return nil
     }
 }
