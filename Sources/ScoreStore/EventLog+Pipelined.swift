@@ -51,7 +51,8 @@ extension EventLog {
             guard !inFlight.isEmpty else { break }
             var (entries, append, answer) = inFlight.removeFirst()
             switch try session.readChained(&answer, or: nil)! {
-            case .success(let results) where refused.isEmpty:
+            case .success(let results):
+                // (Only before any refusal: the server skips every batch behind a failed one.)
                 do {
                     let outcomes = try append.outcomes(results)
                     for (entry, version) in append.rows { versions[entry.message.gameId] = version }
@@ -60,8 +61,6 @@ extension EventLog {
                     failure = failure ?? error
                     refused.append(entries)
                 }
-            case .success:
-                refused.append(entries)  // (Never: the server skips what follows a failure.)
             case .failure(let error):
                 if !KnownAppend.refuses(error) && error.sqlState != PostgresSession.chainSkipped {
                     failure = failure ?? error
