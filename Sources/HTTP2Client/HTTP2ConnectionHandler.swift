@@ -5,9 +5,9 @@ import NIOSSL
 /// Speaks HTTP/2 on the TLS channel itself: the client side of RFC 9113 that requests to APNs and
 /// FCM need, and nothing more (no stream channels, no per-request futures, no server push).
 ///
-/// It allocates stream ids, writes each request as HEADERS + DATA into one buffer flushed once per
-/// batch, keeps at most the server's `SETTINGS_MAX_CONCURRENT_STREAMS` open (the rest wait in
-/// order), holds DATA back while the server's flow-control windows are closed, matches answers to
+/// It allocates stream ids, writes each request as HEADERS + DATA into one buffer flushed every
+/// ``flushEvery`` requests of a batch, keeps at most the server's `SETTINGS_MAX_CONCURRENT_STREAMS`
+/// open (the rest wait in order), holds DATA back while the server's flow-control windows are closed, matches answers to
 /// their batch, resets streams whose deadline passed, sends health PINGs, and retires the connection
 /// on GOAWAY or when the ``ErrorRateGuard`` trips. A protocol error by the server ends the connection
 /// with GOAWAY. Header blocks are written without HPACK state (``HTTP2Wire/writeHeaders``); the
@@ -148,12 +148,18 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler, RemovableChannelHandl
         for index in batch.requests.indices {
             if open.count < maximumConcurrentStreams && waiting.isEmpty {
                 start(batch, index)
+                // Flushed in slices, so the server starts on the first requests while the rest are
+                // encoded (one flush of a thousand left it idle for the whole encoding).
+                if index % Self.flushEvery == Self.flushEvery - 1 { flush(context) }
             } else {
                 waiting.append((batch, index))
             }
         }
         flush(context)
     }
+
+    /// Requests started between two flushes of one batch.
+    static let flushEvery = 64
 
     private func start(_ batch: HTTP2Batch, _ index: Int) {
         let id = nextStreamID

@@ -49,8 +49,15 @@ public protocol DeliveryQueue: Sendable {
     /// Hands claimed but unsent messages back at once, instead of when their lease ends.
     func release(_ messages: [Message], in tx: PostgresSession) throws
 
+    /// A round made ready to send (its requests built): ``prepare(_:)`` runs while the round before is
+    /// on the wire, so the service is not left idle while the next round is built. Default: the messages.
+    associatedtype Round: Sendable = [Message]
+
+    /// The round of `messages`, ready to send: pure, no I/O.
+    func prepare(_ messages: [Message]) -> Round
+
     /// Sends a round and decides each answer's outcome (a send cut short by the worker's stop is released).
-    func send(_ messages: [Message], backoff: Backoff, logger: Logger) async -> DeliverySent<Message, Attempt>
+    func send(_ round: Round, backoff: Backoff, logger: Logger) async -> DeliverySent<Message, Attempt>
 
     /// An attempt's outcome (`sent`, `retry`, `failed`, `deactivated`, `paused`, `released`) and the
     /// service's reason, for metrics.
@@ -72,6 +79,10 @@ extension DeliveryQueue {
     public func record(_ attempts: [Attempt], holding: [Message], lease: Int, in tx: PostgresSession) throws {
         try record(attempts, in: tx)
     }
+}
+
+extension DeliveryQueue where Round == [Message] {
+    public func prepare(_ messages: [Message]) -> [Message] { messages }
 }
 
 /// What a round sent: its counts, the attempts to record, and the messages a pause held back (never

@@ -97,9 +97,9 @@ public struct DeliveryWorker<Queue: DeliveryQueue>: Sendable {
 
     /// One round: claim what is due, send it, record the outcomes.
     public func deliverDue() async throws -> DeliveryRound {
-        let messages = try await recordThenClaim([], claim: true)
-        guard !messages.isEmpty else { return DeliveryRound() }
-        let sent = await queue.send(messages, backoff: backoff, logger: logger)
+        let (_, round) = try await recordThenClaim([], claim: true)
+        guard let round else { return DeliveryRound() }
+        let sent = await queue.send(round, backoff: backoff, logger: logger)
         try await record(sent.attempts)
         await release(sent.withheld)
         if let paused = sent.round.paused { logger.critical("\(queue.pauseMessage(paused))") }
@@ -132,21 +132,23 @@ public struct DeliveryWorker<Queue: DeliveryQueue>: Sendable {
     }
 
     /// What runs while a round (`onTheWire`) is on the wire: records the previous round, then claims
-    /// the next round (unless `claim` is false).
+    /// the next round (unless `claim` is false), which comes back prepared (``DeliveryQueue/prepare(_:)``):
+    /// built while the round before is still on the wire.
     /// - Throws: ``RecordFailed`` when the previous round was not recorded; the claim's error otherwise.
     private func recordThenClaim(_ attempts: [Queue.Attempt], claim: Bool, onTheWire: [Queue.Message] = [])
-        async throws -> [Queue.Message]
+        async throws -> (messages: [Queue.Message], round: Queue.Round?)
     {
         do {
             try await record(attempts)
         } catch {
             throw RecordFailed(underlying: error)
         }
-        guard claim else { return [] }
+        guard claim else { return ([], nil) }
         let (queue, limit, lease) = (queue, batchSize, self.lease)
-        return try await connection.transaction {
+        let claimed = try await connection.transaction {
             try queue.claim(limit: limit, lease: lease, after: onTheWire, in: $0)
         }
+        return (claimed, claimed.isEmpty ? nil : queue.prepare(claimed))
     }
 
     /// Gives claimed but unsent messages back at once instead of when their lease ends.
@@ -179,12 +181,15 @@ public struct DeliveryWorker<Queue: DeliveryQueue>: Sendable {
         var machine = Machine(untilEmpty: untilEmpty, pollInterval: pollInterval)
         var action = machine.start(stopping: Task.isCancelled || stop())
         var failure: (any Error)?
+        /// The round claimed while the one before was on the wire, prepared there too.
+        var ready: (messages: [Queue.Message], round: Queue.Round)?
         while true {
             switch action {
             case .recordThenClaim(let record):
                 do {
-                    action = machine.claimed(
-                        try await recordThenClaim(record, claim: true), stopping: Task.isCancelled || stop())
+                    let (claimed, prepared) = try await recordThenClaim(record, claim: true)
+                    ready = prepared.map { (claimed, $0) }
+                    action = machine.claimed(claimed, stopping: Task.isCancelled || stop())
                 } catch {
                     failure = error
                     action = machine.failed(recordFailed: error is RecordFailed)
@@ -202,11 +207,14 @@ public struct DeliveryWorker<Queue: DeliveryQueue>: Sendable {
                         continue
                     }
                 }
+                let round = ready.flatMap { $0.messages == messages ? $0.round : nil } ?? queue.prepare(messages)
+                ready = nil
                 async let upcoming = recordThenClaim(record, claim: claimNext, onTheWire: messages)
-                let sent = await queue.send(messages, backoff: backoff, logger: logger)
+                let sent = await queue.send(round, backoff: backoff, logger: logger)
                 if let paused = sent.round.paused { logger.critical("\(queue.pauseMessage(paused))") }
                 do {
-                    let claimed = try await upcoming
+                    let (claimed, prepared) = try await upcoming
+                    ready = prepared.map { (claimed, $0) }
                     action = machine.sent(
                         sent.round, attempts: sent.attempts, claimed: claimed, stopping: Task.isCancelled || stop())
                 } catch {

@@ -84,13 +84,20 @@ public struct PushQueue: DeliveryQueue {
         }
     }
 
-    /// Sends a round wave by wave; returns its counts, the attempts to record, and the pushes a pause
-    /// held back (never sent: to release).
-    public func send(_ pushes: [TargetPush], backoff: Backoff, logger: Logger) async -> DeliverySent<
-        TargetPush, Outbox.Attempt
-    > {
-        var round = DeliveryRound()
-        round.claimed = pushes.count
+    /// A round ready to send: wave k holds the k-th push of every target (a target's pushes in
+    /// timestamp order), and for APNs each wave's requests by environment.
+    public struct Round: Sendable {
+        let waves: [Wave]
+
+        struct Wave: Sendable {
+            let pushes: [TargetPush]
+            /// For APNs: the wave's pushes by environment, with their requests.
+            let apns: [(environment: PushEnvironment, pushes: [TargetPush], requests: [APNsRequest])]
+        }
+    }
+
+    /// Groups the pushes into waves and, for APNs, builds their requests.
+    public func prepare(_ pushes: [TargetPush]) -> Round {
         // Concurrent across targets, in timestamp order within one: wave k holds the k-th push of
         // every target and goes out as one batch once wave k-1 is answered. (A push that must be
         // retried does not hold back the later pushes of its target: those go on, and the phone
@@ -101,38 +108,54 @@ public struct PushQueue: DeliveryQueue {
         let waves = (0..<(byTarget.map(\.count).max() ?? 0)).map { rank in
             byTarget.compactMap { $0.count > rank ? $0[rank] : nil }
         }
+        return Round(
+            waves: waves.map { wave in
+                guard case .apns = transport else { return Round.Wave(pushes: wave, apns: []) }
+                // A push to APNs is a Live Activity's: its environment is never NULL (`activities_apns_fields`).
+                let byEnvironment = Dictionary(grouping: wave, by: { $0.environment ?? .production })
+                return Round.Wave(
+                    pushes: wave, apns: byEnvironment.map { ($0.key, $0.value, $0.value.map(Self.request)) })
+            })
+    }
+
+    /// Sends a round wave by wave; returns its counts, the attempts to record, and the pushes a pause
+    /// held back (never sent: to release).
+    public func send(_ prepared: Round, backoff: Backoff, logger: Logger) async -> DeliverySent<
+        TargetPush, Outbox.Attempt
+    > {
+        var round = DeliveryRound()
+        round.claimed = prepared.waves.reduce(0) { $0 + $1.pushes.count }
         var records: [Outbox.Attempt] = []
         var withheld: [TargetPush] = []
-        records.reserveCapacity(pushes.count)
-        for wave in waves {
+        records.reserveCapacity(round.claimed)
+        for wave in prepared.waves {
             // Paused (the provider's credentials were refused): the rest of the round is not sent; it
             // waits, untouched, like the pushes of the wave that found out.
             if round.paused != nil {
-                withheld += wave
+                withheld += wave.pushes
                 continue
             }
             switch transport {
             case .apns(let client):
                 records += await sendToAPNs(wave, client: client, backoff: backoff, logger: logger, round: &round)
             case .fcm(let client):
-                records += await sendToFCM(wave, client: client, backoff: backoff, logger: logger, round: &round)
+                records += await sendToFCM(
+                    wave.pushes, client: client, backoff: backoff, logger: logger, round: &round)
             }
         }
         return DeliverySent(round: round, attempts: records, withheld: withheld)
     }
 
     private func sendToAPNs(
-        _ wave: [TargetPush], client: @Sendable (PushEnvironment) -> APNsClient, backoff: Backoff, logger: Logger,
+        _ wave: Round.Wave, client: @Sendable (PushEnvironment) -> APNsClient, backoff: Backoff, logger: Logger,
         round: inout DeliveryRound
     ) async -> [Outbox.Attempt] {
         var results: [(TargetPush, APNsResult)] = []
-        // A push to APNs is a Live Activity's: its environment is never NULL (`activities_apns_fields`).
-        let byEnvironment = Dictionary(grouping: wave, by: { $0.environment ?? .production })
-        let spans = byEnvironment.mapValues { DeliveryTrace.start($0, service: service) }
+        let spans = wave.apns.map { ($0.environment, DeliveryTrace.start($0.pushes, service: service)) }
         await withTaskGroup(of: [(TargetPush, APNsResult)].self) { group in
-            for (environment, batch) in byEnvironment {
+            for (environment, batch, requests) in wave.apns {
                 let client = client(environment)
-                group.addTask { Array(zip(batch, await client.send(batch.map(Self.request)))) }
+                group.addTask { Array(zip(batch, await client.send(requests))) }
             }
             for await done in group { results += done }
         }
