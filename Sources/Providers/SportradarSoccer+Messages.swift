@@ -61,11 +61,12 @@ struct SportradarSoccerWriter {
         let times = try times()
         let nextStated = try nextStatedScores()
         var last = game.startsAt
-        for (index, (node, time)) in zip(game.events, times).enumerated() {
-            let at = time.at
-            (last, derived) = time
+        for index in game.events.indices {
+            let node = game.events[index]
+            let at = times[index].at
+            (last, derived) = times[index]
             let id = String(try eventId(node))
-            let type = try node.string("type")
+            let type = game.types[index]
             if let card = SportradarSoccer.card(type) {
                 try cardShown(node, card: card, id: id, at: at)
                 continue
@@ -158,7 +159,7 @@ struct SportradarSoccerWriter {
         for index in game.events.indices.reversed() {
             next[index] = stated
             let node = game.events[index]
-            if try node.string("type") != "score_change", let home = try node.optionalInt("home_score") {
+            if game.types[index] != "score_change", let home = try node.optionalInt("home_score") {
                 stated = (home, try node.int("away_score"))
             }
         }

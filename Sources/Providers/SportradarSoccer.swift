@@ -94,6 +94,8 @@ struct SportradarSoccerGame {
     /// `sport_event_status` (the timeline's, else the summary's).
     let status: DocumentNode?
     let events: [DocumentNode]
+    /// Each event's `type`, read once (the rules' pass below reads it first).
+    let types: [String]
 
     init(_ root: DocumentNode, summary: DocumentNode?) throws(ConvertError) {
         let event = root["sport_event"]
@@ -131,10 +133,15 @@ struct SportradarSoccerGame {
         status = root["sport_event_status"].present ?? summary?["sport_event_status"].present
         // The rules: extra time and a shoot-out when the match has them or is a cup round.
         var types: Set<String> = []
+        var eventTypes: [String] = []
+        eventTypes.reserveCapacity(events.count)
         for item in events {
             if let type = try item.optionalString("period_type") { types.insert(type) }
-            if try item.string("type") == "penalty_shootout" { types.insert("penalties") }
+            let type = try item.string("type")
+            if type == "penalty_shootout" { types.insert("penalties") }
+            eventTypes.append(type)
         }
+        self.types = eventTypes
         for score in try status?["period_scores"].present?.array() ?? [] {
             types.insert(try score.string("type"))
         }
