@@ -9,8 +9,8 @@ import NIOSSL
 /// ``flushEvery`` requests of a batch, keeps at most the server's `SETTINGS_MAX_CONCURRENT_STREAMS`
 /// open (the rest wait in order), holds DATA back while the server's flow-control windows are
 /// closed, matches answers to their batch, resets streams whose deadline passed, sends health PINGs,
-/// and retires the connection on GOAWAY or when the ``ErrorRateGuard`` trips. A protocol error by the server ends the connection
-/// with GOAWAY. Header blocks are written without HPACK state (``HTTP2Wire/writeHeaders``); the
+/// and retires the connection on GOAWAY or when the ``ErrorRateGuard`` trips. A protocol error by
+/// the server ends the connection with GOAWAY. Header blocks are written without HPACK state (``HTTP2Wire/writeHeaders``); the
 /// server's are read with NIOHPACK's decoder.
 ///
 /// Everything runs on the channel's event loop.

@@ -63,8 +63,8 @@ struct SportradarSoccerWriter {
         var last = game.startsAt
         for index in game.events.indices {
             let node = game.events[index]
-            let at = times[index].at
             (last, derived) = times[index]
+            let at = last
             let id = String(try eventId(node))
             let type = game.types[index]
             if let card = SportradarSoccer.card(type) {

@@ -1,4 +1,5 @@
-# Shared by scripts/demo and scripts/test: install what is missing, find the toolchain.
+# Shared by scripts/demo, scripts/test and the other scripts: install what is missing, find the
+# toolchain, wait for a local server.
 # Sourced, not run.
 
 # Debian packages the project needs: the server (embedded cluster), libpq headers and pkg-config
@@ -29,4 +30,13 @@ ensure_swift() {
         done
     fi
     command -v swift >/dev/null 2>&1 || { echo "error: the Swift toolchain (swift) is not on PATH" >&2; exit 1; }
+}
+
+# await_env_file DIR LOG: waits up to 10 s for the env file a local server (`scorefeed apns-sandbox
+# --dir DIR`, `fcm-sandbox --dir DIR`) writes once it listens; if none comes, prints LOG (the
+# server's output) to stderr and fails.
+await_env_file() {
+    for _ in $(seq 100); do [ -s "$1/env" ] && return 0; sleep 0.1; done
+    cat "$2" >&2
+    return 1
 }
